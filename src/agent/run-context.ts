@@ -1,0 +1,48 @@
+// RunContext: everything one agent run (root turn, subagent, delegated child) carries down its tool calls.
+import type { Redis } from 'ioredis';
+import type { ApprovalGate } from '../approval/types.ts';
+import type { BatonConfig } from '../config/types.ts';
+import type { Logger } from '../core/logger.ts';
+import type { ModelProvider } from '../providers/types.ts';
+import type { SecurityPolicy } from '../security/types.ts';
+
+/** Process-wide services a run uses; built once per process. */
+export interface RuntimeServices {
+  config: BatonConfig;
+  redis: Redis;
+  logger: Logger;
+  /** Builds the provider chain for a `<type>.<alias>` reference on behalf of `agentAlias`. */
+  createProvider(ref: string, agentAlias: string): ModelProvider;
+  /** Id of this process, written on task records. */
+  workerId: string;
+}
+
+export type SpawnSite = 'root' | 'tool' | 'cron';
+
+export interface RunContext {
+  services: RuntimeServices;
+  runId: string;
+  /** The run that owns the execution-tree budget. */
+  rootRunId: string;
+  agentAlias: string;
+  /** Conversation-history key, e.g. the channel conversation, `subagent-<run_id>` or `cron-<run_id>`. */
+  sessionKey: string;
+  /** Identity whose action bucket this run charges (delegate.md §8.2). */
+  sender: string;
+  /** Owner of the action bucket (the agent alias for an agent's own runs). */
+  bucketOwner: string;
+  /** True for a spawn_subagent child: it may not spawn further. */
+  isSubagent: boolean;
+  spawnSite: SpawnSite;
+  /** Live policy for this run; a subagent inherits it verbatim. */
+  policy: SecurityPolicy;
+  /** Memory allowlist: `read_memory_from` plus the agent itself. */
+  memoryAllowlist: string[];
+  /** Model provider reference in effect (may change through model_switch on top-level runs). */
+  providerRef: string;
+  /** Channel key the turn came from, if any (its excluded_tools apply). */
+  originChannel: string | undefined;
+  gate: ApprovalGate;
+  signal: AbortSignal;
+  logger: Logger;
+}

@@ -1,0 +1,13 @@
+// The approval gate contract: the check in front of every tool dispatch (approvals.md §2).
+
+export type GateOutcome = { kind: 'run' } | { kind: 'denied_by_user' } | { kind: 'denied_by_runtime' };
+
+export interface ApprovalGate {
+  /** Decides whether one tool call may run; may wait for an operator. */
+  check(tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome>;
+  /**
+   * For a command the tool's own policy flags (e.g. a medium-risk shell command): asks an operator
+   * whatever the tool-level rules say, or denies when nobody can be asked.
+   */
+  askForCommand(tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome>;
+}

@@ -1,0 +1,226 @@
+// The validated config after defaults: the shape every other module reads. Keys mirror spec/config.md.
+
+export type Autonomy = 'readonly' | 'supervised' | 'full';
+
+export interface ProviderEntry {
+  /** `<type>.<alias>`, e.g. `anthropic.primary`. */
+  ref: string;
+  type: string;
+  alias: string;
+  model: string | undefined;
+  uri: string | undefined;
+  api_key: string | undefined;
+  requires_openai_auth: boolean;
+  fallback: string[];
+  fallback_models: string[];
+  temperature: number | undefined;
+  timeout_secs: number | undefined;
+  max_tokens: number | undefined;
+  native_tools: boolean | undefined;
+  context_window: number | undefined;
+  extra_headers: Record<string, string>;
+}
+
+export interface ReliabilityConfig {
+  provider_retries: number;
+  provider_backoff_ms: number;
+  scheduler_retries: number;
+}
+
+export interface DelegateDefaults {
+  timeout_secs: number;
+  agentic_timeout_secs: number;
+}
+
+export interface CostConfig {
+  enabled: boolean;
+  daily_limit_usd: number;
+  monthly_limit_usd: number;
+  warn_at_percent: number;
+  allow_override: boolean;
+  track_per_agent: boolean;
+  enforcement: {
+    mode: 'warn' | 'block' | 'route_down';
+    route_down_model: string | undefined;
+    reserve_percent: number;
+  };
+  rates: {
+    /** `models[<type>][<model id>]` */
+    models: Record<string, Record<string, ModelRate>>;
+    tools: Record<string, { per_call: number }>;
+  };
+}
+
+export interface ModelRate {
+  input_per_mtok: number;
+  output_per_mtok: number;
+  cached_input_per_mtok: number;
+}
+
+export interface ApprovalRoute {
+  approver_channel: string;
+  approver_recipient: string;
+  on_no_approver: 'deny' | 'inherit-originator';
+  timeout_secs: number;
+}
+
+export interface RiskProfile {
+  name: string;
+  level: Autonomy;
+  workspace_only: boolean;
+  allowed_commands: string[];
+  forbidden_paths: string[];
+  require_approval_for_medium_risk: boolean;
+  block_high_risk_commands: boolean;
+  shell_env_passthrough: string[];
+  /** Already merged with the default entries and de-duplicated. */
+  auto_approve: string[];
+  always_ask: string[];
+  allowed_roots: string[];
+  delegation_policy: { mode: 'forbidden' | 'allow' };
+  allowed_tools: string[];
+  excluded_tools: string[];
+  deny_all_tools: boolean;
+  approval_route: ApprovalRoute | undefined;
+  sandbox_enabled: boolean | undefined;
+}
+
+export interface RuntimeProfile {
+  name: string;
+  agentic: boolean;
+  /** Raw value; 0 means 10 (see effectiveMaxToolIterations). */
+  max_tool_iterations: number;
+  max_execution_tree_iterations: number | undefined;
+  max_actions_per_hour: number;
+  max_cost_per_day_cents: number;
+  shell_timeout_secs: number;
+  /** Raw value; 0 means 3. */
+  max_delegation_depth: number;
+  delegation_timeout_secs: number | undefined;
+  agentic_timeout_secs: number | undefined;
+  parallel_tools: boolean;
+  tool_call_dedup_exempt: string[];
+  strict_tool_parsing: boolean;
+  max_tool_result_chars: number | undefined;
+  thinking: { default_level: string | undefined; native_thinking: boolean | undefined } | undefined;
+  tool_receipts: { enabled: boolean } | undefined;
+}
+
+export type DelegateMode = 'bounded' | 'independent';
+
+export interface DelegateEntry {
+  /** Trimmed alias. */
+  agent: string;
+  mode: DelegateMode;
+}
+
+export type WorkspaceAccess = 'read' | 'write' | 'read_write';
+
+export interface AgentConfig {
+  alias: string;
+  enabled: boolean;
+  channels: string[];
+  model_provider: string;
+  risk_profile: string;
+  runtime_profile: string;
+  delegate_same_risk_profile: boolean;
+  delegates: DelegateEntry[];
+  cron_jobs: string[];
+  workspace: {
+    /** Resolved: defaults to `<gateway.data_dir>/workspaces/<alias>`. */
+    path: string;
+    access: Record<string, WorkspaceAccess>;
+    unrestricted_filesystem: boolean;
+    read_memory_from: string[];
+  };
+}
+
+interface ChannelCommon {
+  /** `<type>.<alias>` */
+  key: string;
+  alias: string;
+  enabled: boolean;
+  bot_token: string | undefined;
+  mention_only: boolean;
+  approval_timeout_secs: number;
+  excluded_tools: string[];
+  reply_min_interval_secs: number;
+}
+
+export interface TelegramChannelConfig extends ChannelCommon {
+  type: 'telegram';
+  api_base_url: string;
+}
+export interface DiscordChannelConfig extends ChannelCommon {
+  type: 'discord';
+  api_base_url: string;
+  guild_ids: string[];
+  channel_ids: string[];
+}
+export interface SlackChannelConfig extends ChannelCommon {
+  type: 'slack';
+  api_base_url: string;
+  app_token: string | undefined;
+  signing_secret: string | undefined;
+  channel_ids: string[];
+  thread_replies: boolean;
+}
+export type ChannelConfig = TelegramChannelConfig | DiscordChannelConfig | SlackChannelConfig;
+
+export interface PeerGroup {
+  name: string;
+  channel: string;
+  agents: string[];
+  external_peers: string[];
+}
+
+export type CronSchedule =
+  | { kind: 'cron'; expr: string; tz: string }
+  | { kind: 'every'; every_ms: number }
+  | { kind: 'at'; at: string };
+
+export interface CronJobConfig {
+  alias: string;
+  name: string;
+  job_type: 'shell' | 'agent';
+  schedule: CronSchedule;
+  prompt: string;
+  command: string | undefined;
+  enabled: boolean;
+  model: string | undefined;
+  allowed_tools: string[] | undefined;
+  uses_memory: boolean;
+  session_target: 'isolated' | 'main';
+  delivery: { channel: string; recipient: string } | undefined;
+}
+
+export interface BatonConfig {
+  schema_version: 3;
+  redis: { url: string; prefix: string };
+  gateway: { host: string; port: number; data_dir: string; api_token: string | undefined };
+  worker: { concurrency: number; background_concurrency: number; shutdown_grace_secs: number };
+  /** Keyed by `<type>.<alias>`. */
+  providers: Record<string, ProviderEntry>;
+  reliability: ReliabilityConfig;
+  delegate: DelegateDefaults;
+  cost: CostConfig;
+  risk_profiles: Record<string, RiskProfile>;
+  runtime_profiles: Record<string, RuntimeProfile>;
+  agents: Record<string, AgentConfig>;
+  /** Keyed by `<type>.<alias>`. */
+  channels: Record<string, ChannelConfig>;
+  peer_groups: Record<string, PeerGroup>;
+  cron: Record<string, CronJobConfig>;
+  /** Every interpolated `${VAR}` value, so logs can redact them. */
+  secrets: string[];
+}
+
+export type Severity = 'error' | 'warning';
+
+export interface Diagnostic {
+  severity: Severity;
+  /** Full TOML path, e.g. `agents.main.delegates[1].mode`. */
+  path: string;
+  /** The exact spec text, e.g. `Invalid config at 'x': expected integer, found float`. */
+  message: string;
+}

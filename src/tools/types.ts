@@ -1,0 +1,36 @@
+// The Tool contract and the context a tool runs in.
+import type { ZodType } from 'zod';
+import type { ToolSpec } from '../providers/types.ts';
+import type { RunContext } from '../agent/run-context.ts';
+
+export type ToolResult =
+  | { success: true; output: string; error: null }
+  | { success: false; output: string; error: string };
+
+export interface ToolContext {
+  run: RunContext;
+  toolCallId: string;
+  signal: AbortSignal;
+}
+
+export interface Tool<I = unknown> {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema shown to the model. */
+  readonly parameters: Record<string, unknown>;
+  /** Validates the model's arguments before execute; a failure is a tool error naming the field. */
+  readonly input: ZodType<I>;
+  execute(input: I, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function ok(output: string): ToolResult {
+  return { success: true, output, error: null };
+}
+
+export function fail(error: string, output = ''): ToolResult {
+  return { success: false, output, error };
+}
+
+export function toolSpec(tool: Tool): ToolSpec {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}
