@@ -1,0 +1,125 @@
+// Resolves a provider ref into its ordered fallback candidates (delegate.md §10.1).
+import type { ProviderEntry } from '../config/types.ts';
+import type { Logger } from '../core/logger.ts';
+import type { ServedBy } from './types.ts';
+
+export const SUPPORTED_PROVIDER_TYPES = ['anthropic', 'openai', 'openrouter', 'ollama', 'custom'] as const;
+export type ProviderType = (typeof SUPPORTED_PROVIDER_TYPES)[number];
+
+/** Default base URLs per type (config.md §6.1); `custom` has none. */
+export const DEFAULT_PROVIDER_URIS: Record<ProviderType, string | undefined> = {
+  anthropic: 'https://api.anthropic.com',
+  openai: 'https://api.openai.com/v1',
+  openrouter: 'https://openrouter.ai/api/v1',
+  ollama: 'http://localhost:11434',
+  custom: undefined,
+};
+
+const DEFAULT_CREDENTIAL_ENV: Record<ProviderType, string | undefined> = {
+  anthropic: 'ANTHROPIC_API_KEY',
+  openai: 'OPENAI_API_KEY',
+  openrouter: 'OPENROUTER_API_KEY',
+  ollama: undefined,
+  custom: undefined,
+};
+
+export interface Candidate {
+  /** Position in the chain: 0 is the requested candidate. */
+  index: number;
+  type: ProviderType;
+  entry: ProviderEntry;
+  model: string;
+  baseUri: string;
+  apiKey: string | undefined;
+  nativeTools: boolean;
+  label: ServedBy;
+}
+
+export function isSupportedType(type: string): type is ProviderType {
+  return (SUPPORTED_PROVIDER_TYPES as readonly string[]).includes(type);
+}
+
+/** Builds the `Failed to create model_provider ...` text that callers show (config.md §6.1, §9). */
+export function providerCreateError(type: string, agent: string, err: unknown): Error {
+  const reason = err instanceof Error ? err.message : String(err);
+  return new Error(`Failed to create model_provider '${type}' for agent '${agent}': ${reason}`, {
+    cause: err,
+  });
+}
+
+function credential(
+  entry: ProviderEntry,
+  type: ProviderType,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (entry.api_key !== undefined && entry.api_key !== '') return entry.api_key;
+  // An OAuth-style alias must never borrow the shared key of its type [kept].
+  if (entry.requires_openai_auth) return undefined;
+  const name = DEFAULT_CREDENTIAL_ENV[type];
+  const fromEnv = name === undefined ? undefined : env[name];
+  return fromEnv === '' ? undefined : fromEnv;
+}
+
+/** Checks one entry; returns the reason it cannot be used, or its type and base uri. */
+function checkEntry(entry: ProviderEntry): { type: ProviderType; baseUri: string } | string {
+  if (!isSupportedType(entry.type)) return `unsupported provider type "${entry.type}"`;
+  if (entry.model === undefined || entry.model.trim() === '') {
+    return `provider "${entry.ref}" has no model configured (set providers.models.${entry.ref}.model)`;
+  }
+  const baseUri = entry.uri ?? DEFAULT_PROVIDER_URIS[entry.type];
+  if (baseUri === undefined || baseUri.trim() === '') {
+    return `provider "${entry.ref}" of type "${entry.type}" needs a uri`;
+  }
+  return { type: entry.type, baseUri: baseUri.replace(/\/+$/, '') };
+}
+
+function candidatesOf(
+  entry: ProviderEntry,
+  checked: { type: ProviderType; baseUri: string },
+  env: Record<string, string | undefined>,
+): Omit<Candidate, 'index'>[] {
+  const models = [entry.model ?? '', ...entry.fallback_models].map((m) => m.trim()).filter((m) => m !== '');
+  return models.map((model) => ({
+    type: checked.type,
+    entry,
+    model,
+    baseUri: checked.baseUri,
+    apiKey: credential(entry, checked.type, env),
+    nativeTools: entry.native_tools !== false,
+    label: { provider: entry.ref, providerType: entry.type, model },
+  }));
+}
+
+/**
+ * The primary's problems throw (the agent cannot run at all); a broken or unconfigured fallback
+ * is skipped with a warning so the primary still serves.
+ */
+export function resolveCandidates(
+  ref: string,
+  providers: Record<string, ProviderEntry>,
+  env: Record<string, string | undefined>,
+  logger: Logger,
+): Candidate[] {
+  const primary = providers[ref];
+  if (primary === undefined) throw new Error(`no provider configured under "${ref}"`);
+  const checked = checkEntry(primary);
+  if (typeof checked === 'string') throw new Error(checked);
+  const list = candidatesOf(primary, checked, env);
+  for (const fallbackRef of primary.fallback) {
+    const entry = providers[fallbackRef.trim()];
+    if (entry === undefined) {
+      logger.warn({ provider: ref, fallback: fallbackRef }, 'provider fallback is not configured; skipped');
+      continue;
+    }
+    const fb = checkEntry(entry);
+    if (typeof fb === 'string') {
+      logger.warn(
+        { provider: ref, fallback: fallbackRef, reason: fb },
+        'provider fallback cannot be used; skipped',
+      );
+      continue;
+    }
+    list.push(...candidatesOf(entry, fb, env));
+  }
+  return list.map((c, index) => ({ ...c, index }));
+}

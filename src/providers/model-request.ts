@@ -1,0 +1,128 @@
+// Turns a ModelRequest into one AI SDK call (messages, tools, settings) and maps the reply back.
+import {
+  generateText,
+  type JSONSchema7,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  type ToolSet,
+  tool,
+} from 'ai';
+import { parseToolCallBlocks, renderTextHistory, toolProtocolSection } from './text-tool-calls.ts';
+import { stripThinkBlocks } from './think-blocks.ts';
+import type { RequestToolMode } from './tool-protocol.ts';
+import type { ChatMessage, ModelRequest, TokenUsage, ToolCall, ToolSpec } from './types.ts';
+
+export interface PreparedRequest {
+  mode: RequestToolMode;
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolSet | undefined;
+  /** Whether `<tool_call>` blocks in the reply are tool calls. */
+  parseTextToolCalls: boolean;
+}
+
+function nativeMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+  return messages.map((m): ModelMessage => {
+    if (m.role === 'user') return { role: 'user', content: m.content };
+    if (m.role === 'tool') {
+      return {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: m.toolCallId,
+            toolName: m.toolName,
+            output: { type: 'text', value: m.content },
+          },
+        ],
+      };
+    }
+    const calls = m.toolCalls ?? [];
+    if (calls.length === 0) return { role: 'assistant', content: m.content };
+    return {
+      role: 'assistant',
+      content: [
+        ...(m.content === '' ? [] : [{ type: 'text' as const, text: m.content }]),
+        ...calls.map((c) => ({
+          type: 'tool-call' as const,
+          toolCallId: c.id,
+          toolName: c.name,
+          input: c.arguments,
+        })),
+      ],
+    };
+  });
+}
+
+function nativeTools(specs: readonly ToolSpec[]): ToolSet | undefined {
+  if (specs.length === 0) return undefined;
+  // No `execute`: baton runs tools itself (approvals, policy), so the SDK only reports the calls.
+  const entries = specs.map((s) => [
+    s.name,
+    tool({ description: s.description, inputSchema: jsonSchema(s.parameters as JSONSchema7) }),
+  ]);
+  return Object.fromEntries(entries);
+}
+
+export function prepareRequest(req: ModelRequest, mode: RequestToolMode): PreparedRequest {
+  if (mode === 'native') {
+    return {
+      mode,
+      system: req.system,
+      messages: nativeMessages(req.messages),
+      tools: nativeTools(req.tools),
+      parseTextToolCalls: false,
+    };
+  }
+  const offerTools = mode === 'text' && req.tools.length > 0;
+  const system = offerTools
+    ? [req.system, toolProtocolSection(req.tools)].filter((s) => s !== '').join('\n\n')
+    : req.system;
+  return {
+    mode,
+    system,
+    messages: renderTextHistory(req.messages),
+    tools: undefined,
+    parseTextToolCalls: offerTools,
+  };
+}
+
+export interface CallSettings {
+  temperature: number | undefined;
+  maxOutputTokens: number | undefined;
+  signal: AbortSignal;
+}
+
+export interface CallResult {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+}
+
+export async function callModel(
+  model: LanguageModel,
+  prepared: PreparedRequest,
+  settings: CallSettings,
+): Promise<CallResult> {
+  const result = await generateText({
+    model,
+    system: prepared.system === '' ? undefined : prepared.system,
+    messages: prepared.messages,
+    tools: prepared.tools,
+    temperature: settings.temperature,
+    maxOutputTokens: settings.maxOutputTokens,
+    // baton's fallback chain owns retries and backoff.
+    maxRetries: 0,
+    abortSignal: settings.signal,
+  });
+  const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
+  if (prepared.parseTextToolCalls) {
+    // A call the model only thought about inside <think> must not run.
+    const parsed = parseToolCallBlocks(stripThinkBlocks(result.text));
+    return { text: parsed.text, toolCalls: parsed.toolCalls, usage };
+  }
+  // Unparseable native arguments arrive as the raw string (the SDK marks the call invalid).
+  const toolCalls = result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: c.input }));
+  return { text: result.text, toolCalls, usage };
+}

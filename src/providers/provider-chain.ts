@@ -1,0 +1,147 @@
+// The reliable fallback chain: candidates in order, retries with backoff, attribution, safe failure.
+import type { LanguageModel } from 'ai';
+import type { ProviderEntry, ReliabilityConfig } from '../config/types.ts';
+import { createRedactor, type Logger } from '../core/logger.ts';
+import { type Candidate, resolveCandidates } from './candidates.ts';
+import { type ClassifiedFailure, classifyFailure, toFailureEvent } from './classify-failure.ts';
+import { type FailureEvent, ProviderChainError } from './failure-summary.ts';
+import { type CallResult, callModel, type PreparedRequest, prepareRequest } from './model-request.ts';
+import { createSdkModel } from './sdk-model.ts';
+import { chainToolProtocol, requestToolMode } from './tool-protocol.ts';
+import type { ModelProvider, ModelRequest, ModelResponse, ServedBy } from './types.ts';
+
+export interface ProviderChainOptions {
+  /** `<type>.<alias>` of the agent's model_provider. */
+  ref: string;
+  agentAlias: string;
+  providers: Record<string, ProviderEntry>;
+  reliability: ReliabilityConfig;
+  env: Record<string, string | undefined>;
+  logger: Logger;
+  /** Overrides every candidate's temperature (a subagent uses its parent's value). */
+  temperature?: number;
+  fetch?: typeof fetch;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+interface Attempt {
+  candidate: Candidate;
+  model: string;
+  attempt: number;
+  maxAttempts: number;
+}
+
+export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
+  const logger = opts.logger.child({ component: 'providers', agent: opts.agentAlias });
+  const candidates = resolveCandidates(opts.ref, opts.providers, opts.env, logger);
+  const first = candidates[0];
+  if (first === undefined) throw new Error(`provider "${opts.ref}" has no model configured`);
+  const baseFetch = opts.fetch ?? globalThis.fetch;
+  const models = new Map<string, LanguageModel>();
+  const protocol = chainToolProtocol(candidates.map((c) => c.nativeTools));
+  const maxAttempts = opts.reliability.provider_retries + 1;
+
+  const sdkModel = (candidate: Candidate, model: string): LanguageModel => {
+    const key = `${candidate.index}\u0000${model}`;
+    let m = models.get(key);
+    if (m === undefined) {
+      m = createSdkModel({ ...candidate, model }, baseFetch);
+      models.set(key, m);
+    }
+    return m;
+  };
+
+  /** Resolves with the reply or the classified failure; rejects only when `signal` aborted. */
+  const attemptOnce = async (
+    a: Attempt,
+    prepared: PreparedRequest,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; result: CallResult } | { ok: false; failure: ClassifiedFailure }> => {
+    const { entry } = a.candidate;
+    const timeoutMs =
+      entry.timeout_secs !== undefined && entry.timeout_secs > 0 ? entry.timeout_secs * 1000 : undefined;
+    const timer = new AbortController();
+    const handle =
+      timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(new Error('timeout')), timeoutMs);
+    try {
+      const result = await callModel(sdkModel(a.candidate, a.model), prepared, {
+        temperature: opts.temperature ?? entry.temperature,
+        maxOutputTokens:
+          entry.max_tokens !== undefined && entry.max_tokens > 0 ? entry.max_tokens : undefined,
+        signal: AbortSignal.any([signal, timer.signal]),
+      });
+      return { ok: true, result };
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      const failure = classifyFailure(err, timer.signal.aborted);
+      // Full details go to the operator log only; the redactor also catches a key echoed in a body.
+      const redact = createRedactor(a.candidate.apiKey === undefined ? [] : [a.candidate.apiKey]);
+      logger.warn(
+        redact({
+          provider: entry.ref,
+          providerType: entry.type,
+          model: a.model,
+          attempt: a.attempt,
+          maxAttempts: a.maxAttempts,
+          failureClass: failure.failureClass,
+          retryable: failure.retryable,
+          status: failure.details.status,
+          endpoint: failure.details.url,
+          body: failure.details.body,
+          error: failure.details.error,
+        }),
+        'model provider attempt failed',
+      );
+      return { ok: false, failure };
+    } finally {
+      if (handle !== undefined) clearTimeout(handle);
+    }
+  };
+
+  const complete = async (req: ModelRequest, signal: AbortSignal): Promise<ModelResponse> => {
+    const mode = requestToolMode(protocol, req);
+    const prepared = prepareRequest(req, mode);
+    const labelOf = (c: Candidate): ServedBy => ({ ...c.label, model: modelOf(c) });
+    const modelOf = (c: Candidate): string =>
+      c.index === 0 && req.modelOverride ? req.modelOverride : c.model;
+    const events: FailureEvent[] = [];
+    if (signal.aborted) throw signal.reason;
+    for (const candidate of candidates) {
+      for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+        if (attempt > 1) await sleep(opts.reliability.provider_backoff_ms * 2 ** (attempt - 2), signal);
+        const a: Attempt = { candidate, model: modelOf(candidate), attempt, maxAttempts };
+        const outcome = await attemptOnce(a, prepared, signal);
+        if (outcome.ok) {
+          return {
+            ...outcome.result,
+            requested: labelOf(first),
+            served: labelOf(candidate),
+            // Any later candidate counts, even one whose labels equal the first (§10.2).
+            fallbackUsed: candidate.index > 0,
+          };
+        }
+        events.push(toFailureEvent(outcome.failure, attempt, maxAttempts));
+        // Non-retryable failures (auth, bad request, malformed reply) go straight to the next candidate.
+        if (!outcome.failure.retryable) break;
+      }
+    }
+    logger.warn({ provider: opts.ref, events: events.length }, 'all model providers/models failed');
+    throw new ProviderChainError(events);
+  };
+
+  return { requested: first.label, toolProtocol: protocol, complete };
+}
