@@ -1,10 +1,15 @@
 // RunContext: everything one agent run (root turn, subagent, delegated child) carries down its tool calls.
 import type { Redis } from 'ioredis';
 import type { ApprovalGate } from '../approval/types.ts';
-import type { BatonConfig } from '../config/types.ts';
+import type { BatonConfig, RuntimeProfile } from '../config/types.ts';
+import type { TaskRecords } from '../control-plane/task-records.ts';
+import type { ActionBuckets } from '../security/action-buckets.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ModelProvider } from '../providers/types.ts';
 import type { SecurityPolicy } from '../security/types.ts';
+import type { HistoryStore } from './history-store.ts';
+import type { SessionModelStore } from './session-model.ts';
+import type { TreeBudget } from './tree-budget.ts';
 
 /** Process-wide services a run uses; built once per process. */
 export interface RuntimeServices {
@@ -15,6 +20,11 @@ export interface RuntimeServices {
   createProvider(ref: string, agentAlias: string): ModelProvider;
   /** Id of this process, written on task records. */
   workerId: string;
+  history: HistoryStore;
+  sessionModels: SessionModelStore;
+  treeBudget: TreeBudget;
+  buckets: ActionBuckets;
+  tasks: TaskRecords;
 }
 
 export type SpawnSite = 'root' | 'tool' | 'cron';
@@ -36,6 +46,10 @@ export interface RunContext {
   spawnSite: SpawnSite;
   /** Live policy for this run; a subagent inherits it verbatim. */
   policy: SecurityPolicy;
+  /** Loop settings for this run (the parent's for a subagent). */
+  runtime: RuntimeProfile;
+  /** Root run owning the execution-tree budget, or null when this tree has none. */
+  budgetRootId: string | null;
   /** Memory allowlist: `read_memory_from` plus the agent itself. */
   memoryAllowlist: string[];
   /** Model provider reference in effect (may change through model_switch on top-level runs). */
@@ -43,6 +57,8 @@ export interface RunContext {
   /** Channel key the turn came from, if any (its excluded_tools apply). */
   originChannel: string | undefined;
   gate: ApprovalGate;
+  /** Builds a fresh gate like this run's (same approver path) for a child that inherits it. */
+  createGate(policy: SecurityPolicy): ApprovalGate;
   signal: AbortSignal;
   logger: Logger;
 }

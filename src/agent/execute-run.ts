@@ -1,0 +1,64 @@
+// Runs one agent run end to end: system prompt, provider, loop settings from its runtime profile, the loop.
+import { effectiveMaxToolIterations } from '../config/views.ts';
+import type { ChatMessage, ModelProvider } from '../providers/types.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import type { RunContext } from './run-context.ts';
+import { type BudgetRole, type LoopOutput, runAgentLoop } from './run-loop.ts';
+import { buildSystemPrompt } from './system-prompt.ts';
+
+export interface ExecuteRunInput {
+  run: RunContext;
+  tools: ToolRegistry;
+  history: readonly ChatMessage[];
+  prompt: string;
+  budget: BudgetRole;
+  /** Replaces the provider's model id (cron `model`). */
+  modelOverride?: string;
+  /** Extra system-prompt sections (memory context). */
+  extraSystem?: readonly string[];
+}
+
+export type ExecuteRun = (input: ExecuteRunInput) => Promise<LoopOutput>;
+
+/** Provider chains built once per reference for this run; model_switch changes `run.providerRef`. */
+function providerResolver(run: RunContext): () => ModelProvider {
+  const cache = new Map<string, ModelProvider>();
+  return () => {
+    let p = cache.get(run.providerRef);
+    if (!p) {
+      p = run.services.createProvider(run.providerRef, run.agentAlias);
+      cache.set(run.providerRef, p);
+    }
+    return p;
+  };
+}
+
+export const executeRun: ExecuteRun = async (input) => {
+  const { run } = input;
+  const provider = providerResolver(run);
+  const first = provider(); // construction errors surface before any work
+  const strict = run.runtime.strict_tool_parsing;
+  const system = await buildSystemPrompt({
+    agentAlias: run.agentAlias,
+    tools: input.tools.specs(),
+    listTools: !(strict && first.toolProtocol === 'text'),
+    workspaceDir: run.policy.workspaceDir,
+    ...(input.extraSystem ? { extra: input.extraSystem } : {}),
+  });
+  return runAgentLoop({
+    run,
+    provider,
+    system,
+    messages: [...input.history, { role: 'user', content: input.prompt }],
+    tools: input.tools,
+    budget: input.budget,
+    settings: {
+      maxToolIterations: effectiveMaxToolIterations(run.runtime),
+      parallelTools: run.runtime.parallel_tools,
+      dedupExempt: run.runtime.tool_call_dedup_exempt,
+      maxToolResultChars: run.runtime.max_tool_result_chars,
+      strictToolParsing: strict,
+      ...(input.modelOverride ? { modelOverride: input.modelOverride } : {}),
+    },
+  });
+};

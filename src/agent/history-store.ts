@@ -1,0 +1,43 @@
+// Conversation history per agent and session key, in Redis, so any worker can continue a session.
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { loadRedisScript } from '../core/redis-script.ts';
+import type { ChatMessage } from '../providers/types.ts';
+
+const appendHistory = loadRedisScript(join(import.meta.dirname, 'lua', 'append-history-2.lua'));
+const TTL_SECS = 30 * 24 * 60 * 60;
+const MAX_STORED = 400;
+
+export interface HistoryStore {
+  /** The most recent messages, starting at a user message so tool calls keep their results. */
+  load(agent: string, sessionKey: string, limit?: number): Promise<ChatMessage[]>;
+  /** Idempotent per turn id: a turn processed twice is recorded once. */
+  append(agent: string, sessionKey: string, turnId: string, messages: readonly ChatMessage[]): Promise<boolean>;
+  clear(agent: string, sessionKey: string): Promise<void>;
+}
+
+export function createHistoryStore(redis: Redis, prefix: string): HistoryStore {
+  const key = (agent: string, session: string) => `${prefix}:history:${agent}:${session}`;
+  return {
+    async load(agent, sessionKey, limit = 50) {
+      const raw = await redis.lrange(key(agent, sessionKey), -limit, -1);
+      const msgs = raw.map((r) => JSON.parse(r) as ChatMessage);
+      const firstUser = msgs.findIndex((m) => m.role === 'user');
+      return firstUser < 0 ? [] : msgs.slice(firstUser);
+    },
+    async append(agent, sessionKey, turnId, messages) {
+      if (messages.length === 0) return false;
+      const k = key(agent, sessionKey);
+      const res = await appendHistory(
+        redis,
+        [k, `${k}:turns`],
+        [turnId, TTL_SECS, MAX_STORED, ...messages.map((m) => JSON.stringify(m))],
+      );
+      return Number(res) === 1;
+    },
+    async clear(agent, sessionKey) {
+      const k = key(agent, sessionKey);
+      await redis.del(k, `${k}:turns`);
+    },
+  };
+}

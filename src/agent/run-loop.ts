@@ -1,0 +1,119 @@
+// The model ↔ tool loop of one agent run, until a final answer or max_tool_iterations.
+import { RunAbortedError } from '../core/errors.ts';
+import type { ChatMessage, ModelProvider, ModelResponse, ToolCall } from '../providers/types.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import type { ToolResult } from '../tools/types.ts';
+import { createDuplicateGuard } from './duplicate-guard.ts';
+import { maxIterationsText, TREE_BUDGET_EXHAUSTED } from './messages.ts';
+import type { RunContext } from './run-context.ts';
+import { dispatchToolCall } from './tool-dispatch.ts';
+import { modelVisibleText, truncateToolText } from './tool-result-text.ts';
+import type { TreeBudget } from './tree-budget.ts';
+
+export interface LoopSettings {
+  maxToolIterations: number;
+  parallelTools: boolean;
+  dedupExempt: readonly string[];
+  maxToolResultChars: number | undefined;
+  strictToolParsing: boolean;
+  modelOverride?: string;
+}
+
+/** How this run takes part in an execution-tree budget (subagents.md §8). */
+export type BudgetRole =
+  | { kind: 'none' }
+  | { kind: 'root'; budget: TreeBudget; rootRunId: string }
+  | { kind: 'child'; budget: TreeBudget; rootRunId: string };
+
+export interface LoopInput {
+  run: RunContext;
+  /** Resolved per model request, so a model_switch takes effect at the next iteration. */
+  provider: () => ModelProvider;
+  system: string;
+  /** History plus the new user message; the loop appends to a copy. */
+  messages: readonly ChatMessage[];
+  tools: ToolRegistry;
+  settings: LoopSettings;
+  budget: BudgetRole;
+  /** Called after each model response (progress, cost). */
+  onModelResponse?: (res: ModelResponse) => Promise<void> | void;
+}
+
+export interface LoopOutput {
+  text: string;
+  /** The messages this run added after the input, final assistant message included. */
+  added: ChatMessage[];
+  last: ModelResponse;
+}
+
+/** A loop failure whose message is the model-facing error (e.g. max iterations, budget). */
+export class AgentLoopError extends Error {
+  override readonly name = 'AgentLoopError';
+}
+
+export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
+  const { run, settings, budget } = input;
+  const messages = [...input.messages];
+  const added: ChatMessage[] = [];
+  const guard = createDuplicateGuard(settings.dedupExempt);
+  const push = (m: ChatMessage) => {
+    messages.push(m);
+    added.push(m);
+  };
+
+  for (let iteration = 1; iteration <= settings.maxToolIterations; iteration++) {
+    if (run.signal.aborted) throw new RunAbortedError();
+    let toolFree = false;
+    if (budget.kind === 'child' && !(await budget.budget.reserveChild(budget.rootRunId))) {
+      run.logger.warn(`Shared iteration budget exhausted at iteration ${iteration}`);
+      throw new AgentLoopError(TREE_BUDGET_EXHAUSTED);
+    }
+    if (budget.kind === 'root') {
+      const r = await budget.budget.reserveRoot(budget.rootRunId);
+      if (r !== 'normal') {
+        run.logger.warn(`Shared iteration budget exhausted at iteration ${iteration}`);
+        toolFree = true;
+      }
+    }
+
+    const provider = input.provider();
+    const res = await provider.complete(
+      {
+        system: input.system,
+        messages,
+        tools: toolFree ? [] : input.tools.specs(),
+        strictToolParsing: settings.strictToolParsing,
+        ...(settings.modelOverride ? { modelOverride: settings.modelOverride } : {}),
+      },
+      run.signal,
+    );
+    await input.onModelResponse?.(res);
+    if (toolFree || res.toolCalls.length === 0) {
+      push({ role: 'assistant', content: res.text });
+      return { text: res.text, added, last: res };
+    }
+
+    push({ role: 'assistant', content: res.text, toolCalls: res.toolCalls });
+    const results = await runToolCalls(input, guard, res.toolCalls);
+    res.toolCalls.forEach((call, i) => {
+      const text = truncateToolText(modelVisibleText(results[i]!), settings.maxToolResultChars);
+      push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: text });
+    });
+  }
+  throw new AgentLoopError(maxIterationsText(settings.maxToolIterations));
+}
+
+async function runToolCalls(
+  input: LoopInput,
+  guard: ReturnType<typeof createDuplicateGuard>,
+  calls: readonly ToolCall[],
+): Promise<ToolResult[]> {
+  const one = (call: ToolCall) => dispatchToolCall(input.run, input.tools, guard, call);
+  if (input.settings.parallelTools) {
+    // The guard is consulted synchronously in call order before any tool awaits, so "first wins" holds.
+    return Promise.all(calls.map(one));
+  }
+  const out: ToolResult[] = [];
+  for (const call of calls) out.push(await one(call));
+  return out;
+}

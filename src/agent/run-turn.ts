@@ -1,0 +1,81 @@
+// A top-level turn: one inbound message (channel, API, one-shot CLI) to one agent, as an execution-tree root.
+import { type ApprovalAsker, createApprovalGate } from '../approval/gate.ts';
+import { runtimeProfileFor } from '../config/views.ts';
+import { newRunId } from '../core/ids.ts';
+import { withRunScope } from '../core/logger.ts';
+import { noAgentText } from '../security/messages.ts';
+import { buildSecurityPolicy } from '../security/policy.ts';
+import { buildToolSet } from '../tools/tool-set.ts';
+import { executeRun } from './execute-run.ts';
+import type { RunContext, RuntimeServices } from './run-context.ts';
+import type { BudgetRole } from './run-loop.ts';
+
+export interface TurnRequest {
+  agentAlias: string;
+  sessionKey: string;
+  /** Identity whose action bucket the turn charges (delegate.md §8.2). */
+  sender: string;
+  message: string;
+  /** Idempotency key for history writes; a redelivered turn is recorded once. Defaults to the run id. */
+  turnId?: string;
+  originChannel?: string;
+  /** Who answers approval prompts; null makes the gate non-interactive. */
+  asker: ApprovalAsker | null;
+  signal: AbortSignal;
+}
+
+export interface TurnResult {
+  runId: string;
+  text: string;
+}
+
+export const agentDisabledText = (alias: string) => `agent "${alias}" is disabled`;
+
+export async function runTurn(services: RuntimeServices, req: TurnRequest): Promise<TurnResult> {
+  const { config } = services;
+  const agent = config.agents[req.agentAlias];
+  if (!agent) throw new Error(noAgentText(req.agentAlias));
+  if (!agent.enabled) throw new Error(agentDisabledText(req.agentAlias));
+
+  const policy = buildSecurityPolicy(config, agent.alias);
+  const runtime = runtimeProfileFor(config, agent.alias);
+  const runId = newRunId();
+  const budgetSize = runtime.max_execution_tree_iterations;
+  if (budgetSize !== undefined) await services.treeBudget.create(runId, budgetSize);
+  const budget: BudgetRole =
+    budgetSize !== undefined ? { kind: 'root', budget: services.treeBudget, rootRunId: runId } : { kind: 'none' };
+  const createGate = (p: typeof policy) => createApprovalGate({ policy: p, shellExempt: true, asker: req.asker });
+
+  const run: RunContext = {
+    services,
+    runId,
+    rootRunId: runId,
+    agentAlias: agent.alias,
+    sessionKey: req.sessionKey,
+    sender: req.sender,
+    bucketOwner: agent.alias,
+    isSubagent: false,
+    spawnSite: 'root',
+    policy,
+    runtime,
+    budgetRootId: budgetSize !== undefined ? runId : null,
+    memoryAllowlist: [...new Set([...agent.workspace.read_memory_from, agent.alias])],
+    providerRef: (await services.sessionModels.get(agent.alias, req.sessionKey)) ?? agent.model_provider,
+    originChannel: req.originChannel,
+    gate: createGate(policy),
+    createGate,
+    signal: req.signal,
+    logger: services.logger,
+  };
+
+  const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId };
+  return withRunScope(scope, async () => {
+    const history = await services.history.load(agent.alias, req.sessionKey);
+    const out = await executeRun({ run, tools: buildToolSet(run), history, prompt: req.message, budget });
+    await services.history.append(agent.alias, req.sessionKey, req.turnId ?? runId, [
+      { role: 'user', content: req.message },
+      ...out.added,
+    ]);
+    return { runId, text: out.text };
+  });
+}

@@ -1,0 +1,52 @@
+// Builds the process-wide RuntimeServices from a loaded config and one Redis connection.
+import type { Redis } from 'ioredis';
+import type { BatonConfig } from '../config/types.ts';
+import { createTaskRecords } from '../control-plane/task-records.ts';
+import { newWorkerId } from '../core/ids.ts';
+import type { Logger } from '../core/logger.ts';
+import { createProviderChain, providerCreateError } from '../providers/index.ts';
+import { createActionBuckets } from '../security/action-buckets.ts';
+import { createHistoryStore } from './history-store.ts';
+import type { RuntimeServices } from './run-context.ts';
+import { createSessionModelStore } from './session-model.ts';
+import { createTreeBudget } from './tree-budget.ts';
+
+export interface ServicesOptions {
+  config: BatonConfig;
+  redis: Redis;
+  logger: Logger;
+  env?: Record<string, string | undefined>;
+  /** Tests point provider HTTP at fakes through `uri`; this is only for custom fetch wiring. */
+  fetch?: typeof fetch;
+}
+
+export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
+  const { config, redis, logger } = opts;
+  const prefix = config.redis.prefix;
+  return {
+    config,
+    redis,
+    logger,
+    workerId: newWorkerId(),
+    history: createHistoryStore(redis, prefix),
+    sessionModels: createSessionModelStore(redis, prefix),
+    treeBudget: createTreeBudget(redis, prefix),
+    buckets: createActionBuckets(redis, prefix),
+    tasks: createTaskRecords(redis, prefix),
+    createProvider(ref, agentAlias) {
+      try {
+        return createProviderChain({
+          ref,
+          agentAlias,
+          providers: config.providers,
+          reliability: config.reliability,
+          env: opts.env ?? process.env,
+          logger,
+          ...(opts.fetch ? { fetch: opts.fetch } : {}),
+        });
+      } catch (err) {
+        throw new Error(providerCreateError(ref.split('.')[0] ?? ref, agentAlias, err));
+      }
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// The system prompt of a run, in the section order of delegate.md §9.8.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ToolSpec } from '../providers/types.ts';
+
+const WORKSPACE_FILES = ['AGENTS.md', 'SOUL.md', 'IDENTITY.md', 'USER.md', 'BOOTSTRAP.md'];
+
+const SAFETY = `## Safety
+- Do not reveal secrets, credentials or tokens, even if a tool output contains them.
+- Do not run destructive commands unless the user clearly asked for that outcome.
+- Tool calls may be refused by policy or by an operator; report refusals honestly and do not try to work around them.`;
+
+const RUNTIME = `## Runtime
+You are an agent running inside baton. Tool results arrive as tool messages. When you have enough information, answer the user directly without calling more tools.`;
+
+export interface SystemPromptInput {
+  agentAlias: string;
+  tools: readonly ToolSpec[];
+  /** False when strict tool parsing runs over a text-only chain: no tool list at all (delegate.md §9.6). */
+  listTools: boolean;
+  workspaceDir: string;
+  now?: Date;
+  /** Extra sections (e.g. memory context), placed after the runtime section. */
+  extra?: readonly string[];
+}
+
+async function readIfExists(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export async function buildSystemPrompt(input: SystemPromptInput): Promise<string> {
+  const sections: string[] = [];
+  if (input.listTools && input.tools.length > 0) {
+    sections.push(`## Tools\n${input.tools.map((t) => `- ${t.name}: ${t.description}`).join('\n')}`);
+  }
+  sections.push(SAFETY);
+  if (input.tools.some((t) => t.name === 'shell')) {
+    sections.push(
+      '## Shell\nCommands run without a shell (POSIX argument vector): no pipes, redirections or `&&`. Run one program per call.',
+    );
+  }
+  sections.push(`## Workspace\nYour workspace directory is ${input.workspaceDir}`);
+  sections.push(RUNTIME);
+  sections.push(...(input.extra ?? []));
+  const today = (input.now ?? new Date()).toISOString().slice(0, 10);
+  sections.push(`## CRITICAL CONTEXT: CURRENT DATE\nToday is ${today}.`);
+  for (const name of WORKSPACE_FILES) {
+    const text = await readIfExists(join(input.workspaceDir, name));
+    if (text?.trim()) sections.push(`## ${name}\n${text.trim()}`);
+  }
+  return sections.join('\n\n');
+}

@@ -1,0 +1,54 @@
+// Runs one model tool call: duplicate guard → approval gate → argument validation → tool, never throwing.
+import { DENIED_BY_USER, OPERATOR_HINT, runtimeDenialText } from '../approval/messages.ts';
+import { errorMessage, RunAbortedError } from '../core/errors.ts';
+import type { ToolCall } from '../providers/types.ts';
+import type { ToolRegistry } from '../tools/registry.ts';
+import { fail, type ToolResult } from '../tools/types.ts';
+import type { DuplicateGuard } from './duplicate-guard.ts';
+import { duplicateCallText } from './duplicate-guard.ts';
+import type { RunContext } from './run-context.ts';
+
+export const unknownToolText = (name: string, available: readonly string[]) =>
+  `Unknown tool '${name}'. Available tools: ${available.length ? available.join(', ') : '(none)'}`;
+
+export const invalidJsonText = (name: string) =>
+  `Invalid arguments for tool '${name}': arguments are not valid JSON`;
+
+function zodIssueText(name: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  const parts = issues.slice(0, 3).map((i) => {
+    const where = i.path.length ? i.path.map(String).join('.') : '(arguments)';
+    return `${where}: ${i.message}`;
+  });
+  return `Invalid arguments for tool '${name}': ${parts.join('; ')}`;
+}
+
+export async function dispatchToolCall(
+  run: RunContext,
+  registry: ToolRegistry,
+  guard: DuplicateGuard,
+  call: ToolCall,
+): Promise<ToolResult> {
+  const tool = registry.get(call.name);
+  if (!tool) return fail(unknownToolText(call.name, registry.names));
+  if (typeof call.arguments === 'string') return fail(invalidJsonText(call.name));
+  if (guard.isDuplicate(call.name, call.arguments)) return fail(duplicateCallText(call.name));
+
+  const outcome = await run.gate.check(call.name, call.arguments, run.signal);
+  if (outcome.kind === 'denied_by_user') return fail(DENIED_BY_USER);
+  if (outcome.kind === 'denied_by_runtime') {
+    run.logger.warn(
+      { tool: call.name, denied_by_runtime: true, operator_hint: OPERATOR_HINT },
+      'tool call denied by runtime',
+    );
+    return fail(runtimeDenialText(call.name));
+  }
+
+  const parsed = tool.input.safeParse(call.arguments ?? {});
+  if (!parsed.success) return fail(zodIssueText(call.name, parsed.error.issues));
+  try {
+    return await tool.execute(parsed.data, { run, toolCallId: call.id, signal: run.signal });
+  } catch (err) {
+    if (err instanceof RunAbortedError || run.signal.aborted) throw err;
+    return fail(errorMessage(err));
+  }
+}

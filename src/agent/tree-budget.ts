@@ -1,0 +1,39 @@
+// Execution-tree iteration budget: one atomic Redis counter per root run (subagents.md §8).
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { loadRedisScript } from '../core/redis-script.ts';
+
+const TTL_SECS = 24 * 60 * 60;
+const reserveSlot = loadRedisScript(join(import.meta.dirname, 'lua', 'reserve-tree-slot-1.lua'));
+const takeLastSlot = loadRedisScript(join(import.meta.dirname, 'lua', 'take-last-tree-slot-1.lua'));
+
+export type RootReservation = 'normal' | 'last' | 'exhausted';
+
+export interface TreeBudget {
+  create(rootRunId: string, size: number): Promise<void>;
+  /** A sharing child's reservation: only while more than one slot remains. */
+  reserveChild(rootRunId: string): Promise<boolean>;
+  /** Normal while ≥2 remain; the tool-free last slot when exactly 1 remains. */
+  reserveRoot(rootRunId: string): Promise<RootReservation>;
+  remaining(rootRunId: string): Promise<number | null>;
+}
+
+export function createTreeBudget(redis: Redis, prefix: string): TreeBudget {
+  const key = (id: string) => `${prefix}:tree-budget:${id}`;
+  return {
+    async create(rootRunId, size) {
+      await redis.set(key(rootRunId), size, 'EX', TTL_SECS);
+    },
+    async reserveChild(rootRunId) {
+      return Number(await reserveSlot(redis, [key(rootRunId)], [2])) >= 2;
+    },
+    async reserveRoot(rootRunId) {
+      if (Number(await reserveSlot(redis, [key(rootRunId)], [2])) >= 2) return 'normal';
+      return Number(await takeLastSlot(redis, [key(rootRunId)], [])) === 1 ? 'last' : 'exhausted';
+    },
+    async remaining(rootRunId) {
+      const v = await redis.get(key(rootRunId));
+      return v === null ? null : Number(v);
+    },
+  };
+}

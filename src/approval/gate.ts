@@ -1,0 +1,59 @@
+// The approval gate: decides per tool call whether it runs, is approved, or needs an operator (approvals.md §2).
+import type { SecurityPolicy } from '../security/types.ts';
+import type { ApprovalGate, GateOutcome } from './types.ts';
+
+export type OperatorAnswer = 'approve' | 'always' | 'deny' | 'no_decision';
+
+/** Something that can put one prompt in front of an operator and wait for the answer. */
+export interface ApprovalAsker {
+  ask(tool: string, args: unknown, signal: AbortSignal): Promise<OperatorAnswer>;
+}
+
+export type Requirement = 'not_required' | 'approved' | 'prompt';
+
+function listed(list: readonly string[], tool: string): boolean {
+  return list.includes('*') || list.includes(tool);
+}
+
+/** The first matching rule of approvals.md §2. */
+export function evaluateRequirement(
+  policy: Pick<SecurityPolicy, 'autonomy' | 'alwaysAsk' | 'autoApprove'>,
+  tool: string,
+  shellExempt: boolean,
+  alwaysGranted: ReadonlySet<string>,
+): Requirement {
+  if (policy.autonomy === 'readonly') return 'not_required';
+  if (listed(policy.alwaysAsk, tool)) return 'prompt';
+  if (policy.autonomy === 'full') return 'approved';
+  if (tool === 'shell' && shellExempt) return 'not_required';
+  if (listed(policy.autoApprove, tool)) return 'approved';
+  if (alwaysGranted.has(tool)) return 'approved';
+  return 'prompt';
+}
+
+export interface GateOptions {
+  policy: SecurityPolicy;
+  /** Off only for the route gate of an independent delegated child (approvals.md §7). */
+  shellExempt: boolean;
+  /** Null makes a non-interactive gate: every prompt is denied by the runtime. */
+  asker: ApprovalAsker | null;
+}
+
+/** A fresh gate; its "Always" list lives as long as the gate (approvals.md §3). */
+export function createApprovalGate(opts: GateOptions): ApprovalGate {
+  const always = new Set<string>();
+  const ask = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
+    if (!opts.asker) return { kind: 'denied_by_runtime' };
+    const answer = await opts.asker.ask(tool, args, signal);
+    if (answer === 'always') always.add(tool);
+    if (answer === 'approve' || answer === 'always') return { kind: 'run' };
+    return answer === 'deny' ? { kind: 'denied_by_user' } : { kind: 'denied_by_runtime' };
+  };
+  return {
+    async check(tool, args, signal) {
+      const req = evaluateRequirement(opts.policy, tool, opts.shellExempt, always);
+      return req === 'prompt' ? ask(tool, args, signal) : { kind: 'run' };
+    },
+    askForCommand: ask,
+  };
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// The `baton` command: parses arguments and runs one role or tool.
+import { parseArgs } from 'node:util';
+import { agentCommand, type CommandIo } from './cli/agent-command.ts';
+import { configCheck, resolveConfigPath } from './config/index.ts';
+
+const USAGE = `Usage: baton <command> [options]
+
+Commands:
+  agent -a <alias> -m <text> [-s <session>]   run one turn of an agent and print its answer
+  config check                                load and validate the config, print every problem
+
+Options:
+  -c, --config <path>   config file (default: $BATON_CONFIG, else ./baton.toml)
+  -h, --help            show this help`;
+
+async function main(argv: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      config: { type: 'string', short: 'c' },
+      agent: { type: 'string', short: 'a' },
+      message: { type: 'string', short: 'm' },
+      session: { type: 'string', short: 's' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, sub] = positionals;
+  if (values.help || !command) {
+    io.out(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  const configPath = resolveConfigPath(values.config, io.env);
+  if (command === 'config' && sub === 'check') return configCheck(configPath, io.env, io.out);
+  if (command === 'agent') {
+    if (!values.agent || values.message === undefined) {
+      io.err('error: baton agent needs -a <alias> and -m <text>');
+      return 2;
+    }
+    return agentCommand(
+      {
+        configPath,
+        agent: values.agent,
+        message: values.message,
+        ...(values.session ? { session: values.session } : {}),
+      },
+      io,
+    );
+  }
+  io.err(`error: unknown command '${[command, sub].filter(Boolean).join(' ')}'\n\n${USAGE}`);
+  return 2;
+}
+
+const io: CommandIo = {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+  env: process.env,
+};
+
+main(process.argv.slice(2), io).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,66 @@
+// `baton agent`: one top-level turn in this process, no channel registry, answer on stdout.
+import { runTurn } from '../agent/run-turn.ts';
+import { createRuntimeServices } from '../agent/services.ts';
+import { loadConfigFile } from '../config/index.ts';
+import { errorMessage } from '../core/errors.ts';
+import { newRunId } from '../core/ids.ts';
+import { createLogger } from '../core/logger.ts';
+import { connectRedis } from '../core/redis.ts';
+
+export interface AgentCommandArgs {
+  configPath: string;
+  agent: string;
+  message: string;
+  session?: string;
+}
+
+export interface CommandIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: Record<string, string | undefined>;
+}
+
+export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promise<number> {
+  const loaded = await loadConfigFile(args.configPath, io.env);
+  for (const d of loaded.diagnostics) if (d.severity === 'error') io.err(d.message);
+  if (loaded.fatal || !loaded.config) return 1;
+  const config = loaded.config;
+  if (!config.agents[args.agent] && loaded.droppedSections.length > 0) {
+    io.err(`error: agent "${args.agent}" is unavailable: config sections dropped: ${loaded.droppedSections.join(', ')}`);
+    return 1;
+  }
+
+  let redis: Awaited<ReturnType<typeof connectRedis>>;
+  try {
+    redis = await connectRedis(config.redis.url);
+  } catch (err) {
+    io.err(`error: ${errorMessage(err)}`);
+    return 1;
+  }
+  const logger = createLogger({ level: io.env.BATON_LOG_LEVEL ?? 'warn', secrets: config.secrets });
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const services = createRuntimeServices({ config, redis, logger, env: io.env });
+    const result = await runTurn(services, {
+      agentAlias: args.agent,
+      sessionKey: args.session ?? `cli-${newRunId()}`,
+      sender: 'cli:local',
+      message: args.message,
+      asker: null, // one-shot CLI: calls that need an operator decision are denied by the runtime
+      signal: abort.signal,
+    });
+    io.out(result.text);
+    return 0;
+  } catch (err) {
+    io.err(`error: ${abort.signal.aborted ? 'interrupted' : errorMessage(err)}`);
+    return abort.signal.aborted ? 130 : 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    logger.flush();
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}

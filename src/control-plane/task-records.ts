@@ -1,0 +1,73 @@
+// Task records in Redis: the status of record for subagent and background runs (delegate.md §11.3).
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { loadRedisScript } from '../core/redis-script.ts';
+
+const finishTask = loadRedisScript(join(import.meta.dirname, 'lua', 'finish-task-1.lua'));
+const TERMINAL_TTL_SECS = 7 * 24 * 60 * 60;
+const RUNNING_TTL_SECS = 8 * 24 * 60 * 60;
+
+const TASK_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'lost', 'timed_out'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+const nullableString = z.string().nullable();
+const taskRecordSchema = z.object({
+  task_id: z.string(),
+  kind: z.enum(['delegate', 'subagent']),
+  agent: z.string(),
+  chain: z.array(z.string()),
+  mode: z.enum(['bounded', 'independent']).nullable(),
+  status: z.enum(TASK_STATUSES),
+  output: nullableString,
+  error: nullableString,
+  depth: z.number(),
+  sender: nullableString,
+  owner: nullableString,
+  heartbeat_at: nullableString,
+  progress: z.record(z.string(), z.unknown()).nullable(),
+  timeout_budget_secs: z.number().nullable(),
+  parent_tool_call_id: nullableString,
+  started_at: z.string(),
+  finished_at: nullableString,
+});
+
+export type TaskRecord = z.infer<typeof taskRecordSchema>;
+
+export interface TaskRecords {
+  create(record: TaskRecord): Promise<void>;
+  get(taskId: string): Promise<TaskRecord | null>;
+  /** Compare-and-set from `running`; false when another terminal status won. */
+  finish(taskId: string, status: Exclude<TaskStatus, 'running'>, fields: Partial<TaskRecord>): Promise<boolean>;
+  heartbeat(taskId: string, at?: Date): Promise<void>;
+}
+
+export function createTaskRecords(redis: Redis, prefix: string): TaskRecords {
+  const key = (id: string) => `${prefix}:task:${id}`;
+  const encode = (fields: Partial<TaskRecord>) =>
+    Object.entries(fields).flatMap(([k, v]) => (k === 'status' ? [] : [k, JSON.stringify(v ?? null)]));
+  return {
+    async create(record) {
+      await redis
+        .multi()
+        .hset(key(record.task_id), 'status', record.status, ...encode(record))
+        .expire(key(record.task_id), RUNNING_TTL_SECS)
+        .exec();
+    },
+    async get(taskId) {
+      const raw = await redis.hgetall(key(taskId));
+      if (!raw.status) return null;
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(raw)) out[k] = k === 'status' ? v : JSON.parse(v);
+      return taskRecordSchema.parse(out);
+    },
+    async finish(taskId, status, fields) {
+      const finished = { finished_at: new Date().toISOString(), ...fields };
+      const res = await finishTask(redis, [key(taskId)], [status, TERMINAL_TTL_SECS, ...encode(finished)]);
+      return Number(res) === 1;
+    },
+    async heartbeat(taskId, at = new Date()) {
+      await redis.hset(key(taskId), 'heartbeat_at', JSON.stringify(at.toISOString()));
+    },
+  };
+}

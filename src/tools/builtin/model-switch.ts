@@ -1,0 +1,33 @@
+// model_switch: a top-level run switches its model provider for the rest of the session.
+import { z } from 'zod';
+import { fail, ok, type Tool } from '../types.ts';
+
+const input = z.object({ model_provider: z.string() });
+
+export const unknownProviderText = (ref: string, configured: readonly string[]) =>
+  `Unknown model_provider '${ref}'. Configured: ${configured.length ? configured.join(', ') : '(none configured)'}`;
+
+export function createModelSwitchTool(): Tool<z.infer<typeof input>> {
+  return {
+    name: 'model_switch',
+    description:
+      'Switch the model provider used for the rest of this conversation. Give a configured provider as "<type>.<alias>".',
+    parameters: {
+      type: 'object',
+      properties: {
+        model_provider: { type: 'string', description: 'Configured provider reference, e.g. "openai.backup".' },
+      },
+      required: ['model_provider'],
+    },
+    input,
+    async execute({ model_provider }, { run }) {
+      const ref = model_provider.trim();
+      const { providers } = run.services.config;
+      const entry = providers[ref];
+      if (!entry) return fail(unknownProviderText(ref, Object.keys(providers).sort()));
+      run.providerRef = ref;
+      await run.services.sessionModels.set(run.agentAlias, run.sessionKey, ref);
+      return ok(`Switched model provider to '${ref}' (${entry.type}/${entry.model ?? 'default'}) for this session.`);
+    },
+  };
+}

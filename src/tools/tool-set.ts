@@ -1,0 +1,54 @@
+// Builds the tool set of one run: every tool baton has, then the filters of subagents.md §6.
+import { executeRun } from '../agent/execute-run.ts';
+import type { RunContext } from '../agent/run-context.ts';
+import { filterToolNames, intersectAllowlist } from '../security/tool-filter.ts';
+import { createFileReadTool } from './builtin/file-read.ts';
+import { createFileWriteTool } from './builtin/file-write.ts';
+import { createMemoryForgetTool } from './builtin/memory-forget.ts';
+import { createMemoryRecallTool } from './builtin/memory-recall.ts';
+import { createMemoryStoreTool } from './builtin/memory-store.ts';
+import { createModelSwitchTool } from './builtin/model-switch.ts';
+import { createShellTool } from './builtin/shell.ts';
+import { createToolRegistry, type ToolRegistry } from './registry.ts';
+import { createSpawnSubagentTool } from './subagent/spawn-subagent.ts';
+import type { Tool } from './types.ts';
+
+export const MEMORY_TOOLS = ['memory_store', 'memory_recall', 'memory_forget', 'memory_export', 'memory_purge'];
+export const SCHEDULER_MUTATION_TOOLS = ['cron_add', 'cron_update', 'cron_remove', 'cron_run', 'schedule'];
+
+export interface ToolSetOptions {
+  /** A spawn site's allowlist (cron `allowed_tools`), intersected with the policy's set. */
+  allowlist?: readonly string[];
+  /** Tools the spawn site removes (cron: scheduler mutation tools, memory tools). */
+  remove?: readonly string[];
+}
+
+function allTools(): Tool[] {
+  const tools: Tool<never>[] = [
+    createShellTool(),
+    createFileReadTool(),
+    createFileWriteTool(),
+    createMemoryStoreTool(),
+    createMemoryRecallTool(),
+    createMemoryForgetTool(),
+    createModelSwitchTool(),
+    createSpawnSubagentTool({ buildChildTools: (child) => buildToolSet(child), executeRun }),
+  ];
+  return tools as Tool[];
+}
+
+export function buildToolSet(run: RunContext, opts: ToolSetOptions = {}): ToolRegistry {
+  const tools = allTools();
+  let names = filterToolNames(
+    tools.map((t) => t.name),
+    run.policy,
+  );
+  names = intersectAllowlist(names, opts.allowlist);
+  const channelExcluded = run.originChannel
+    ? (run.services.config.channels[run.originChannel]?.excluded_tools ?? [])
+    : [];
+  const removed = new Set([...channelExcluded, ...(opts.remove ?? [])]);
+  if (run.isSubagent) removed.add('model_switch');
+  const keep = new Set(names.filter((n) => !removed.has(n)));
+  return createToolRegistry(tools).filter((n) => keep.has(n));
+}
