@@ -1,0 +1,23 @@
+// Real-Redis helpers for tests: a connection and a unique key prefix per test file, removed afterwards.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+export const REDIS_URL = process.env.BATON_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export function uniquePrefix(name: string): string {
+  return `test-${name}-${randomBytes(4).toString('hex')}`;
+}
+
+export function testRedis(): Redis {
+  return new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+}
+
+/** Deletes every key under `prefix:` (SCAN, never KEYS). */
+export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+}
