@@ -1,0 +1,81 @@
+// Builds an agent's SecurityPolicy from its risk profile, runtime profile and workspace settings.
+import { resolve } from 'node:path';
+import type { AgentConfig, BatonConfig, RiskProfile } from '../config/types.ts';
+import { RUNTIME_DEFAULTS } from './defaults.ts';
+import { noAgentText, noRiskProfileText } from './messages.ts';
+import { absolutePath } from './paths.ts';
+import type { SecurityPolicy } from './types.ts';
+
+function lookup<T>(table: Record<string, T>, key: string): T | undefined {
+  return key !== '' && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/** The agent's configured risk profile, or undefined when none resolves (the spawn gate then does not apply). */
+export function resolveRiskProfile(config: BatonConfig, agentAlias: string): RiskProfile | undefined {
+  const agent = lookup(config.agents, agentAlias);
+  return agent ? lookup(config.risk_profiles, agent.risk_profile) : undefined;
+}
+
+interface AccessRoots {
+  readWrite: string[];
+  readOnly: string[];
+  writeOnly: string[];
+}
+
+/** `workspace.access`: another agent's workspace as a read-only, write-only or read-write root. */
+function accessRoots(config: BatonConfig, agent: AgentConfig): AccessRoots {
+  const out: AccessRoots = { readWrite: [], readOnly: [], writeOnly: [] };
+  for (const [other, mode] of Object.entries(agent.workspace.access)) {
+    const target = lookup(config.agents, other.trim());
+    // An unknown alias is a load-time diagnostic; here it simply grants nothing.
+    if (!target) continue;
+    const root = resolve(target.workspace.path);
+    if (mode === 'read') out.readOnly.push(root);
+    else if (mode === 'write') out.writeOnly.push(root);
+    else if (mode === 'read_write') out.readWrite.push(root);
+  }
+  return out;
+}
+
+const unique = (xs: string[]) => [...new Set(xs)];
+
+export function buildSecurityPolicy(config: BatonConfig, agentAlias: string): SecurityPolicy {
+  const agent = lookup(config.agents, agentAlias);
+  if (!agent) throw new Error(noAgentText(agentAlias));
+  const risk = lookup(config.risk_profiles, agent.risk_profile);
+  if (!risk) throw new Error(noRiskProfileText(agentAlias));
+  const runtime = lookup(config.runtime_profiles, agent.runtime_profile);
+
+  const workspaceDir = resolve(agent.workspace.path);
+  const access = accessRoots(config, agent);
+  const unrestricted = risk.level === 'full' || agent.workspace.unrestricted_filesystem;
+
+  return {
+    agentAlias,
+    riskProfileName: risk.name,
+    autonomy: risk.level,
+    workspaceDir,
+    workspaceOnly: unrestricted ? false : risk.workspace_only,
+    allowedRoots: unique([
+      ...risk.allowed_roots.map((r) => absolutePath(r, workspaceDir)),
+      ...access.readWrite,
+    ]),
+    allowedRootsReadOnly: unique(access.readOnly),
+    allowedRootsWriteOnly: unique(access.writeOnly),
+    allowedCommands: [...risk.allowed_commands],
+    forbiddenPaths: [...risk.forbidden_paths],
+    shellEnvPassthrough: [...risk.shell_env_passthrough],
+    maxActionsPerHour: runtime?.max_actions_per_hour ?? RUNTIME_DEFAULTS.max_actions_per_hour,
+    maxCostPerDayCents: runtime?.max_cost_per_day_cents ?? RUNTIME_DEFAULTS.max_cost_per_day_cents,
+    shellTimeoutSecs: runtime?.shell_timeout_secs ?? RUNTIME_DEFAULTS.shell_timeout_secs,
+    blockHighRiskCommands: risk.block_high_risk_commands,
+    requireApprovalForMediumRisk: risk.require_approval_for_medium_risk,
+    allowedTools: [...risk.allowed_tools],
+    excludedTools: [...risk.excluded_tools],
+    denyAllTools: risk.deny_all_tools,
+    autoApprove: [...risk.auto_approve],
+    alwaysAsk: [...risk.always_ask],
+    delegationMode: risk.delegation_policy.mode,
+    approvalRoute: risk.approval_route,
+  };
+}
