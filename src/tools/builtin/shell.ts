@@ -1,0 +1,70 @@
+// The shell tool: one command, parsed to an argument vector and run without a shell under the command policy.
+import { mkdir } from 'node:fs/promises';
+import { z } from 'zod';
+import { DENIED_BY_USER, runtimeDenialText } from '../../approval/messages.ts';
+import { RunAbortedError } from '../../core/errors.ts';
+import { checkCommand } from '../../security/command-policy.ts';
+import { command as text } from '../../security/messages.ts';
+import { fail, ok, type Tool } from '../types.ts';
+import { formatOutput, runArgv } from './shell-runner.ts';
+import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
+
+const NAME = 'shell';
+
+export const shellInput = z.object({ command: z.string() });
+export type ShellInput = z.infer<typeof shellInput>;
+
+export function createShellTool(): Tool<ShellInput> {
+  return {
+    name: NAME,
+    description:
+      "Run one command in the agent's workspace. It runs without a shell: no pipes, ;, &&, redirections, " +
+      '$(...) or variable expansion. The program must be on the allowed command list.',
+    parameters: {
+      type: 'object',
+      properties: { command: { type: 'string', description: 'The command line, e.g. "git status"' } },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    input: shellInput,
+    execute: guardedExecute(NAME, shellInput, async ({ command }, ctx) => {
+      const { run } = ctx;
+      const refused = readOnlyBlock(run, NAME);
+      if (refused) return refused;
+      const check = checkCommand(run.policy, command);
+      if (!check.ok) return fail(check.error);
+
+      if (check.needsApproval) {
+        const outcome = await run.gate.askForCommand(NAME, { command }, ctx.signal);
+        if (outcome.kind === 'denied_by_user') return fail(DENIED_BY_USER);
+        if (outcome.kind === 'denied_by_runtime') return fail(runtimeDenialText(NAME));
+      }
+      const spent = await chargeAction(run);
+      if (spent) return spent;
+
+      await mkdir(run.policy.workspaceDir, { recursive: true });
+      // A zero timeout would kill every command at once; treat it as the smallest useful limit.
+      const timeoutSecs = Math.max(1, run.policy.shellTimeoutSecs);
+      const result = await runArgv(check.argv, {
+        cwd: run.policy.workspaceDir,
+        timeoutMs: timeoutSecs * 1000,
+        passthrough: run.policy.shellEnvPassthrough,
+        signal: ctx.signal,
+      });
+      switch (result.kind) {
+        case 'spawn_failed':
+          return fail(text.spawnFailed(check.argv[0] ?? '', result.reason));
+        case 'aborted':
+          throw new RunAbortedError();
+        case 'timed_out':
+          return fail(text.timedOut(timeoutSecs), formatOutput(result.stdout, result.stderr));
+        case 'signalled':
+          return fail(text.killedBySignal(result.signal), formatOutput(result.stdout, result.stderr));
+        case 'exited': {
+          const output = formatOutput(result.stdout, result.stderr);
+          return result.code === 0 ? ok(output) : fail(text.exitCode(result.code), output);
+        }
+      }
+    }),
+  };
+}
