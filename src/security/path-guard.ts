@@ -53,12 +53,12 @@ function grantedRoots(policy: PathPolicy, mode: PathMode): string[] {
  * (so a default `/home` or `/tmp` entry does not lock an agent out of its own workspace below it), while an
  * entry inside a root (e.g. `<workspace>/secrets`) still blocks.
  */
-function isForbidden(policy: PathPolicy, p: string, granted: readonly string[]): boolean {
+function isForbidden(policy: PathPolicy, p: string, roots: readonly string[]): boolean {
   for (const entry of policy.forbiddenPaths) {
     if (entry.trim() === '') continue;
     for (const f of forms(absolutePath(entry.trim(), policy.workspaceDir))) {
       if (!isWithin(p, f)) continue;
-      const carvedOut = granted.some((r) =>
+      const carvedOut = roots.some((r) =>
         forms(r).some((rf) => rf !== f && isWithin(rf, f) && isWithin(p, rf)),
       );
       if (!carvedOut) return true;
@@ -75,9 +75,6 @@ export function checkPath(policy: PathPolicy, raw: unknown, mode: PathMode): Pat
   const real = realpathNearest(lexical);
   const granted = grantedRoots(policy, mode);
 
-  if (isForbidden(policy, lexical, granted) || isForbidden(policy, real, granted)) {
-    return deny('forbidden', text.forbidden(raw));
-  }
   const writable = [policy.workspaceDir, ...policy.allowedRoots, ...policy.allowedRootsWriteOnly];
   const readable = [policy.workspaceDir, ...policy.allowedRoots, ...policy.allowedRootsReadOnly];
   if (mode === 'write' && within(real, policy.allowedRootsReadOnly) && !within(real, writable)) {
@@ -85,6 +82,10 @@ export function checkPath(policy: PathPolicy, raw: unknown, mode: PathMode): Pat
   }
   if (mode === 'read' && within(real, policy.allowedRootsWriteOnly) && !within(real, readable)) {
     return deny('write_only_root', text.writeOnlyRoot(raw));
+  }
+  const everyRoot = grantedRoots(policy, 'any');
+  if (isForbidden(policy, lexical, everyRoot) || isForbidden(policy, real, everyRoot)) {
+    return deny('forbidden', text.forbidden(raw));
   }
   if (policy.workspaceOnly) {
     if (!within(lexical, granted)) return deny('outside', text.outside(raw));

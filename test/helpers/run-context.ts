@@ -1,0 +1,122 @@
+// Test builder for a RunContext that tool tests can run in, with a recording fake approval gate and buckets.
+import type { RunContext, RuntimeServices } from '../../src/agent/run-context.ts';
+import type { ApprovalGate, GateOutcome } from '../../src/approval/types.ts';
+import type { BatonConfig } from '../../src/config/types.ts';
+import { createSilentLogger } from '../../src/core/logger.ts';
+import type { ActionBuckets } from '../../src/security/action-buckets.ts';
+import { buildSecurityPolicy } from '../../src/security/policy.ts';
+import type { SecurityPolicy } from '../../src/security/types.ts';
+import { buildRuntimeProfile } from './config-builders.ts';
+
+export interface FakeGate extends ApprovalGate {
+  checks: { tool: string; args: unknown }[];
+  asks: { tool: string; args: unknown }[];
+}
+
+/** An in-process ApprovalGate answering every question with `outcome`, recording what it was asked. */
+export function createFakeGate(outcome: GateOutcome['kind'] = 'run'): FakeGate {
+  const checks: FakeGate['checks'] = [];
+  const asks: FakeGate['asks'] = [];
+  return {
+    checks,
+    asks,
+    async check(tool, args) {
+      checks.push({ tool, args });
+      return { kind: outcome };
+    },
+    async askForCommand(tool, args) {
+      asks.push({ tool, args });
+      return { kind: outcome };
+    },
+  };
+}
+
+export interface MemoryBuckets extends ActionBuckets {
+  recorded: Map<string, number>;
+}
+
+/** In-memory ActionBuckets (no sliding window) for tool tests; the Redis one has its own integration test. */
+export function createMemoryBuckets(): MemoryBuckets {
+  const recorded = new Map<string, number>();
+  const keyOf = (owner: string, sender: string) => `bucket:${owner}:${sender}`;
+  return {
+    recorded,
+    keyOf,
+    async tryRecord(owner, sender, limit) {
+      const n = recorded.get(keyOf(owner, sender)) ?? 0;
+      if (!(limit > 0) || n >= limit) return false;
+      recorded.set(keyOf(owner, sender), n + 1);
+      return true;
+    },
+    async isExhausted(owner, sender, limit) {
+      return !(limit > 0) || (recorded.get(keyOf(owner, sender)) ?? 0) >= limit;
+    },
+  };
+}
+
+/** A service the test does not expect to be used: any property access fails loudly. */
+function unavailable<T extends object>(name: string): T {
+  const target: T = Object.create(null);
+  return new Proxy(target, {
+    get(_t, prop) {
+      if (prop === 'then' || typeof prop === 'symbol') return undefined;
+      throw new Error(`test run context: services.${name}.${String(prop)} is not available in this test`);
+    },
+  });
+}
+
+export interface RunContextOptions {
+  config: BatonConfig;
+  agentAlias: string;
+  policy?: SecurityPolicy;
+  gate?: ApprovalGate;
+  buckets?: ActionBuckets;
+  memoryAllowlist?: string[];
+  sender?: string;
+  signal?: AbortSignal;
+  services?: Partial<RuntimeServices>;
+}
+
+export function buildRunContext(opts: RunContextOptions): RunContext {
+  const { config, agentAlias } = opts;
+  const policy = opts.policy ?? buildSecurityPolicy(config, agentAlias);
+  const agent = config.agents[agentAlias];
+  const gate = opts.gate ?? createFakeGate('run');
+  const logger = createSilentLogger();
+  const services: RuntimeServices = {
+    config,
+    redis: unavailable('redis'),
+    logger,
+    createProvider: () => {
+      throw new Error('test run context: no providers');
+    },
+    workerId: 'test-worker',
+    history: unavailable('history'),
+    sessionModels: unavailable('sessionModels'),
+    treeBudget: unavailable('treeBudget'),
+    buckets: opts.buckets ?? createMemoryBuckets(),
+    tasks: unavailable('tasks'),
+    ...opts.services,
+  };
+  return {
+    services,
+    runId: 'run-test',
+    rootRunId: 'run-test',
+    agentAlias,
+    sessionKey: 'test-session',
+    sender: opts.sender ?? 'test:sender',
+    bucketOwner: agentAlias,
+    isSubagent: false,
+    spawnSite: 'root',
+    policy,
+    runtime: config.runtime_profiles[agent?.runtime_profile ?? ''] ?? buildRuntimeProfile(),
+    budgetRootId: null,
+    memoryAllowlist: opts.memoryAllowlist ?? [...(agent?.workspace.read_memory_from ?? []), agentAlias],
+    providerRef: agent?.model_provider ?? '',
+    originChannel: undefined,
+    gate,
+    createGate: () => gate,
+    signal: opts.signal ?? new AbortController().signal,
+    logger,
+  };
+}
