@@ -1,0 +1,49 @@
+// Step 5 of loading: the cross-reference errors of spec/config.md §16, in the spec's order per agent.
+import {
+  channelMissing,
+  cronJobMissing,
+  delegateDangling,
+  delegateDuplicate,
+  delegateEmpty,
+  delegateSelf,
+  riskProfileMissing,
+} from './messages.ts';
+import { formatPath } from './toml-path.ts';
+import type { BatonConfig, Diagnostic } from './types.ts';
+
+export function checkCrossRefs(config: BatonConfig): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const error = (segments: PropertyKey[], message: string): void => {
+    out.push({ severity: 'error', path: formatPath(segments), message });
+  };
+  const has = (table: object, key: string): boolean => Object.hasOwn(table, key);
+
+  for (const [a, agent] of Object.entries(config.agents)) {
+    const seen = new Set<string>();
+    agent.delegates.forEach((entry, i) => {
+      const t = entry.agent.trim();
+      const at = ['agents', a, 'delegates', i, 'agent'];
+      if (t === '') error(at, delegateEmpty(a, i));
+      else if (t === a) error(at, delegateSelf(a, i, t));
+      else if (!has(config.agents, t)) error(at, delegateDangling(a, i, t));
+      // Aliases only: the same target with another mode is still a duplicate.
+      else if (seen.has(t)) error(at, delegateDuplicate(a, i, t));
+      seen.add(t);
+    });
+
+    const profile = agent.risk_profile.trim();
+    if (profile === '' || !has(config.risk_profiles, profile)) {
+      error(['agents', a, 'risk_profile'], riskProfileMissing(a));
+    }
+
+    agent.channels.forEach((ref, i) => {
+      if (!has(config.channels, ref.trim()))
+        error(['agents', a, 'channels', i], channelMissing(a, i, ref.trim()));
+    });
+    agent.cron_jobs.forEach((job, i) => {
+      if (!has(config.cron, job.trim()))
+        error(['agents', a, 'cron_jobs', i], cronJobMissing(a, i, job.trim()));
+    });
+  }
+  return out;
+}

@@ -1,0 +1,202 @@
+// The loading pipeline of spec/config.md §1: parse, interpolate, shape, defaults, cross-refs, resilient drop.
+import { readFile } from 'node:fs/promises';
+import { parse, TomlError } from 'smol-toml';
+import type { z } from 'zod';
+import { checkCrossRefs } from './cross-refs.ts';
+import { interpolate } from './interpolate.ts';
+import {
+  cannotReadFile,
+  invalid,
+  SCHEMA_VERSION_MISSING,
+  typeReason,
+  unknownKey,
+  unsupportedSchemaVersion,
+  warningText,
+} from './messages.ts';
+import { normalise } from './normalise.ts';
+import { checkRules } from './rules.ts';
+import {
+  FATAL_SECTIONS,
+  SECTION_NAMES,
+  type SectionData,
+  type SectionName,
+  sectionSchemas,
+  TOP_LEVEL_KEYS,
+} from './sections.ts';
+import { semanticWarnings } from './semantic-warnings.ts';
+import { checkShape } from './shape-check.ts';
+import { formatPath, isTable, kindOf, sectionOf } from './toml-path.ts';
+import type { BatonConfig, Diagnostic } from './types.ts';
+
+export interface LoadResult {
+  /** Null only when `fatal`. */
+  config: BatonConfig | null;
+  diagnostics: Diagnostic[];
+  fatal: boolean;
+  /** Sections treated as absent because they (or what they reference) have errors, in canonical order. */
+  droppedSections: string[];
+}
+
+export interface LoadOptions {
+  /** Relative `data_dir` and workspace paths resolve against it; default: the current directory. */
+  baseDir?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** `--config`, else `BATON_CONFIG`, else `./baton.toml`. */
+export function resolveConfigPath(cliPath: string | undefined, env: Env): string {
+  if (cliPath !== undefined && cliPath !== '') return cliPath;
+  const fromEnv = env.BATON_CONFIG;
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : './baton.toml';
+}
+
+export async function loadConfigFile(path: string, env: Env = process.env): Promise<LoadResult> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    const message = cannotReadFile(path, reason);
+    return {
+      config: null,
+      diagnostics: [{ severity: 'error', path: '', message }],
+      fatal: true,
+      droppedSections: [],
+    };
+  }
+  return loadConfigText(text, env);
+}
+
+export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): LoadResult {
+  let document: Record<string, unknown>;
+  try {
+    // Integers as bigint: the only way to tell `1` from `1.0`, which the spec requires (§3).
+    document = parse(text, { integersAsBigInt: true });
+  } catch (err) {
+    const message = err instanceof TomlError || err instanceof Error ? err.message : String(err);
+    return {
+      config: null,
+      diagnostics: [{ severity: 'error', path: '', message }],
+      fatal: true,
+      droppedSections: [],
+    };
+  }
+
+  const interpolation = interpolate(document, env);
+  const doc = isTable(interpolation.value) ? interpolation.value : {};
+  const diagnostics: Diagnostic[] = [...checkSchemaVersion(doc), ...interpolation.diagnostics];
+
+  for (const key of Object.keys(doc)) {
+    if (!TOP_LEVEL_KEYS.has(key)) {
+      const path = formatPath([key]);
+      diagnostics.push({ severity: 'warning', path, message: unknownKey(path) });
+    }
+  }
+
+  const shaped = shapeSections(doc, diagnostics);
+  diagnostics.push(...checkRules(doc));
+
+  const broken = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => sectionOf(d.path)));
+  const fatal = [...broken].some((s) => FATAL_SECTIONS.has(s));
+  let config: BatonConfig | null = null;
+
+  if (!fatal) {
+    const sections = withoutBroken(shaped, broken);
+    config = normalise({
+      sections,
+      baseDir: opts.baseDir ?? process.cwd(),
+      secrets: interpolation.secrets,
+    });
+    const crossRefErrors = checkCrossRefs(config);
+    diagnostics.push(...crossRefErrors);
+    if (crossRefErrors.length > 0) {
+      // §16 errors all sit under `agents`; dropping it fails closed (no turn is dispatched).
+      broken.add('agents');
+      config.agents = {};
+    }
+    diagnostics.push(...semanticWarnings(config));
+  }
+
+  const secrets = config?.secrets ?? interpolation.secrets;
+  return {
+    config,
+    diagnostics: redact(diagnostics, secrets),
+    fatal,
+    droppedSections: fatal ? [] : SECTION_NAMES.filter((s) => broken.has(s)),
+  };
+}
+
+function checkSchemaVersion(doc: Record<string, unknown>): Diagnostic[] {
+  const value = doc.schema_version;
+  const path = 'schema_version';
+  if (value === undefined)
+    return [{ severity: 'warning', path, message: warningText(path, SCHEMA_VERSION_MISSING) }];
+  if (typeof value !== 'bigint') {
+    return [{ severity: 'error', path, message: invalid(path, typeReason('integer', kindOf(value))) }];
+  }
+  if (value !== 3n) {
+    return [{ severity: 'error', path, message: invalid(path, unsupportedSchemaVersion(String(value))) }];
+  }
+  return [];
+}
+
+type Shaped = { [K in SectionName]: SectionData[K] | undefined };
+
+function shapeSections(doc: Record<string, unknown>, diagnostics: Diagnostic[]): Shaped {
+  const run = <T extends z.ZodType>(name: SectionName, schema: T): z.output<T> | undefined => {
+    const result = checkShape(name, schema, doc[name]);
+    diagnostics.push(...result.diagnostics);
+    return result.data;
+  };
+  const s = sectionSchemas;
+  // Listed in SECTION_NAMES order so diagnostics come out section by section.
+  return {
+    redis: run('redis', s.redis),
+    gateway: run('gateway', s.gateway),
+    worker: run('worker', s.worker),
+    providers: run('providers', s.providers),
+    reliability: run('reliability', s.reliability),
+    delegate: run('delegate', s.delegate),
+    cost: run('cost', s.cost),
+    risk_profiles: run('risk_profiles', s.risk_profiles),
+    runtime_profiles: run('runtime_profiles', s.runtime_profiles),
+    agents: run('agents', s.agents),
+    channels: run('channels', s.channels),
+    peer_groups: run('peer_groups', s.peer_groups),
+    cron: run('cron', s.cron),
+  };
+}
+
+/** A dropped section is treated as absent, which for every section means its defaults (or empty). */
+function withoutBroken(shaped: Shaped, broken: ReadonlySet<string>): SectionData {
+  const pick = <T extends z.ZodType>(
+    name: SectionName,
+    schema: T,
+    data: z.output<T> | undefined,
+  ): z.output<T> => (broken.has(name) ? undefined : data) ?? schema.parse({});
+  const s = sectionSchemas;
+  return {
+    redis: pick('redis', s.redis, shaped.redis),
+    gateway: pick('gateway', s.gateway, shaped.gateway),
+    worker: pick('worker', s.worker, shaped.worker),
+    providers: pick('providers', s.providers, shaped.providers),
+    reliability: pick('reliability', s.reliability, shaped.reliability),
+    delegate: pick('delegate', s.delegate, shaped.delegate),
+    cost: pick('cost', s.cost, shaped.cost),
+    risk_profiles: pick('risk_profiles', s.risk_profiles, shaped.risk_profiles),
+    runtime_profiles: pick('runtime_profiles', s.runtime_profiles, shaped.runtime_profiles),
+    agents: pick('agents', s.agents, shaped.agents),
+    channels: pick('channels', s.channels, shaped.channels),
+    peer_groups: pick('peer_groups', s.peer_groups, shaped.peer_groups),
+    cron: pick('cron', s.cron, shaped.cron),
+  };
+}
+
+/** Interpolated values are secrets and never appear in a diagnostic (§2), whatever text embeds them. */
+function redact(diagnostics: Diagnostic[], secrets: readonly string[]): Diagnostic[] {
+  const ordered = [...secrets].filter((s) => s !== '').sort((a, b) => b.length - a.length);
+  if (ordered.length === 0) return diagnostics;
+  const scrub = (text: string): string => ordered.reduce((t, s) => t.split(s).join('[redacted]'), text);
+  return diagnostics.map((d) => ({ ...d, message: scrub(d.message) }));
+}

@@ -1,0 +1,58 @@
+// "Required when …" rules that span several keys (spec/config.md §8.2, §10.1, §12, §15.2).
+// They read the raw document rather than the zod output so that they still report when a sibling key has
+// a type error: every diagnostic of every step is collected, not just the first.
+import {
+  API_TOKEN_REQUIRED,
+  APPROVER_CHANNEL_REQUIRED,
+  BOT_TOKEN_REQUIRED,
+  invalid,
+  ROUTE_DOWN_MODEL_REQUIRED,
+  SLACK_MODE_REQUIRED,
+} from './messages.ts';
+import { formatPath, isTable } from './toml-path.ts';
+import type { Diagnostic } from './types.ts';
+
+const blank = (value: unknown): boolean => typeof value !== 'string' || value.trim() === '';
+const tableAt = (value: unknown): Record<string, unknown> => (isTable(value) ? value : {});
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase();
+  return h === 'localhost' || h === '::1' || h === '[::1]' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+export function checkRules(doc: Record<string, unknown>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const error = (segments: PropertyKey[], reason: string): void => {
+    const path = formatPath(segments);
+    out.push({ severity: 'error', path, message: invalid(path, reason) });
+  };
+
+  const gateway = tableAt(doc.gateway);
+  const host = typeof gateway.host === 'string' ? gateway.host : '127.0.0.1';
+  if (!isLoopbackHost(host) && blank(gateway.api_token)) error(['gateway', 'api_token'], API_TOKEN_REQUIRED);
+
+  const enforcement = tableAt(tableAt(doc.cost).enforcement);
+  if (enforcement.mode === 'route_down' && blank(enforcement.route_down_model)) {
+    error(['cost', 'enforcement', 'route_down_model'], ROUTE_DOWN_MODEL_REQUIRED);
+  }
+
+  for (const [name, profile] of Object.entries(tableAt(doc.risk_profiles))) {
+    const route = tableAt(profile).approval_route;
+    if (isTable(route) && blank(route.approver_channel)) {
+      error(['risk_profiles', name, 'approval_route', 'approver_channel'], APPROVER_CHANNEL_REQUIRED);
+    }
+  }
+
+  const channels = tableAt(doc.channels);
+  for (const type of ['telegram', 'discord', 'slack']) {
+    for (const [alias, raw] of Object.entries(tableAt(channels[type]))) {
+      const channel = tableAt(raw);
+      if (channel.enabled !== true) continue;
+      if (blank(channel.bot_token)) error(['channels', type, alias, 'bot_token'], BOT_TOKEN_REQUIRED);
+      if (type === 'slack' && blank(channel.app_token) && blank(channel.signing_secret)) {
+        error(['channels', type, alias], SLACK_MODE_REQUIRED);
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+// Shape of [channels.<type>.<alias>] for telegram, discord and slack (spec/config.md §12).
+import type { z } from 'zod';
+import { accepted, bool, nonNegInt, str, strArray, table, tableOf } from './schema-kit.ts';
+
+// Only approval_timeout_secs has a per-type default, so the common keys are built per type.
+const common = (approvalTimeoutSecs: number) => ({
+  enabled: bool().default(false),
+  bot_token: str().optional(),
+  mention_only: bool().default(false),
+  approval_timeout_secs: nonNegInt().default(approvalTimeoutSecs),
+  excluded_tools: strArray().default([]),
+  reply_min_interval_secs: nonNegInt().default(0),
+});
+
+export const telegramSchema = table({
+  ...common(120),
+  api_base_url: str().default('https://api.telegram.org'),
+});
+
+export const discordSchema = table({
+  ...common(300),
+  api_base_url: str().default('https://discord.com/api'),
+  guild_ids: strArray().default([]),
+  channel_ids: strArray().default([]),
+  // Accepted: baton always renders Discord approvals with buttons.
+  slash_commands: accepted(),
+});
+
+export const slackSchema = table({
+  ...common(300),
+  api_base_url: str().default('https://slack.com/api/'),
+  app_token: str().optional(),
+  signing_secret: str().optional(),
+  channel_ids: strArray().default([]),
+  thread_replies: bool().default(true),
+});
+
+/** An unknown channel type is an unknown key: a warning, and the type is ignored. */
+export const channelsSchema = table({
+  telegram: tableOf(telegramSchema).default({}),
+  discord: tableOf(discordSchema).default({}),
+  slack: tableOf(slackSchema).default({}),
+});
+
+export type ChannelsShape = z.output<typeof channelsSchema>;
