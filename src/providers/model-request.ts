@@ -98,7 +98,12 @@ export interface CallResult {
   text: string;
   toolCalls: ToolCall[];
   usage: TokenUsage;
+  /** Settings the provider ignored or adjusted, as JSON text for the debug log. */
+  warnings: string[];
 }
+
+// The SDK prints warnings with console.warn by default; baton logs them through pino instead.
+globalThis.AI_SDK_LOG_WARNINGS = false;
 
 export async function callModel(
   model: LanguageModel,
@@ -117,12 +122,13 @@ export async function callModel(
     abortSignal: settings.signal,
   });
   const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
+  const warnings = (result.warnings ?? []).map((w) => JSON.stringify(w));
   if (prepared.parseTextToolCalls) {
     // A call the model only thought about inside <think> must not run.
     const parsed = parseToolCallBlocks(stripThinkBlocks(result.text));
-    return { text: parsed.text, toolCalls: parsed.toolCalls, usage };
+    return { text: parsed.text, toolCalls: parsed.toolCalls, usage, warnings };
   }
   // Unparseable native arguments arrive as the raw string (the SDK marks the call invalid).
   const toolCalls = result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: c.input }));
-  return { text: result.text, toolCalls, usage };
+  return { text: result.text, toolCalls, usage, warnings };
 }

@@ -126,8 +126,11 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
         const a: Attempt = { candidate, model: modelOf(candidate), attempt, maxAttempts };
         const outcome = await attemptOnce(a, prepared, signal);
         if (outcome.ok) {
+          const { warnings, ...result } = outcome.result;
+          if (warnings.length > 0)
+            logger.debug({ provider: candidate.entry.ref, warnings }, 'model provider warnings');
           return {
-            ...outcome.result,
+            ...result,
             requested: labelOf(first),
             served: labelOf(candidate),
             // Any later candidate counts, even one whose labels equal the first (§10.2).

@@ -1,0 +1,225 @@
+// Fake model API (OpenAI chat-completions + Anthropic messages) answering from a script.
+//
+// Usage:
+//   const server = await startFakeModelServer();
+//   server.script([{ toolCalls: [{ name: 'shell', arguments: { cmd: 'ls' } }] }, { text: 'done' }]);
+//   server.script([{ status: 500 }], { model: 'primary-model' }); // a queue for one model id
+//   ... point a provider at server.url (anthropic, ollama) or server.openaiBaseUrl (openai, custom) ...
+//   server.requests[1].body.messages  // what the model was shown on the 2nd request
+//   await server.close();
+//
+// Routes: POST <any prefix>/chat/completions (OpenAI format) and POST <any prefix>/messages
+// (Anthropic format), each non-streaming or SSE when the body has `"stream": true`.
+// Which turn answers: the `respond()` function if it returns one, else the next turn queued for
+// the request's `model`, else the next turn of the default queue. With nothing left the server
+// answers HTTP 500 `fake model server: no scripted turn ...`, so a missing turn is visible.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  anthropicJson,
+  anthropicSse,
+  defaultErrorBody,
+  openaiJson,
+  openaiSse,
+  type WireApi,
+} from './model-wire.ts';
+
+export interface ScriptedToolCall {
+  name: string;
+  /** An object is JSON-encoded; a string is sent verbatim (use it for malformed JSON). */
+  arguments: unknown;
+  id?: string;
+}
+
+/** One reply. Fields combine: `{ delayMs: 5000, text: 'late' }`, `{ status: 503, body: 'down' }`. */
+export interface ScriptedTurn {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  usage?: { inputTokens: number; outputTokens: number };
+  /** An HTTP error status; the reply is `body` (string verbatim, else JSON) or the API's error envelope. */
+  status?: number;
+  body?: unknown;
+  /** Sent verbatim as an `application/json` body with status 200 (or `status`): garbage replies. */
+  raw?: string;
+  /** Wait this long before replying (ends early if the client disconnects). */
+  delayMs?: number;
+}
+
+export interface RecordedBody {
+  model?: string;
+  stream?: boolean;
+  system?: unknown;
+  messages?: Array<Record<string, unknown>>;
+  tools?: Array<Record<string, unknown>>;
+  temperature?: number;
+  max_tokens?: number;
+  [key: string]: unknown;
+}
+
+export interface RecordedRequest {
+  api: WireApi;
+  path: string;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  body: RecordedBody;
+}
+
+export type Responder = (req: RecordedRequest) => ScriptedTurn | undefined;
+
+export interface FakeModelServer {
+  /** `http://127.0.0.1:<port>`: the uri for `anthropic` and `ollama` entries. */
+  readonly url: string;
+  /** `<url>/v1`: the uri for `openai`, `openrouter` and `custom` entries. */
+  readonly openaiBaseUrl: string;
+  /** Every request received, in arrival order. */
+  readonly requests: RecordedRequest[];
+  /** Appends turns to the queue of `model` (or to the default queue). */
+  script(turns: ScriptedTurn[], opts?: { model?: string }): void;
+  /** Answers dynamically; return undefined to fall back to the queues. */
+  respond(responder: Responder | undefined): void;
+  /** Resolves once at least `count` requests have arrived (rejects after `timeoutMs`). */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  /** Clears queues, responder and recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseBody(text: string): RecordedBody {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...value } : {};
+  } catch {
+    return { unparseable: text };
+  }
+}
+
+/** Waits `ms` unless the client goes away first; returns false when it did. */
+function delay(ms: number, res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(true), ms);
+    res.on('close', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+  });
+}
+
+function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'content-type': contentType });
+  res.end(body);
+}
+
+/** The status, content type and body text that answer `turn`. */
+function encodeReply(api: WireApi, turn: ScriptedTurn, body: RecordedBody): [number, string, string] {
+  const model = body.model ?? 'fake-model';
+  if (turn.raw !== undefined) return [turn.status ?? 200, 'application/json', turn.raw];
+  if (turn.status !== undefined && turn.status >= 400) {
+    const payload = turn.body ?? defaultErrorBody(api, turn.status);
+    return [turn.status, 'application/json', typeof payload === 'string' ? payload : JSON.stringify(payload)];
+  }
+  if (body.stream === true) {
+    return [200, 'text/event-stream', api === 'openai' ? openaiSse(turn, model) : anthropicSse(turn, model)];
+  }
+  const json = api === 'openai' ? openaiJson(turn, model) : anthropicJson(turn, model);
+  return [200, 'application/json', JSON.stringify(json)];
+}
+
+export async function startFakeModelServer(): Promise<FakeModelServer> {
+  const requests: RecordedRequest[] = [];
+  const queues = new Map<string, ScriptedTurn[]>();
+  const DEFAULT = '\u0000default';
+  let responder: Responder | undefined;
+  let waiters: Array<() => void> = [];
+
+  const nextTurn = (rec: RecordedRequest): ScriptedTurn | undefined => {
+    const dynamic = responder?.(rec);
+    if (dynamic !== undefined) return dynamic;
+    const own = rec.body.model === undefined ? undefined : queues.get(rec.body.model);
+    if (own !== undefined && own.length > 0) return own.shift();
+    return queues.get(DEFAULT)?.shift();
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const api: WireApi | undefined = path.endsWith('/chat/completions')
+        ? 'openai'
+        : path.endsWith('/messages')
+          ? 'anthropic'
+          : undefined;
+      const text = await readBody(req);
+      if (req.method !== 'POST' || api === undefined) {
+        send(res, 404, 'text/plain', 'not found');
+        return;
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const rec: RecordedRequest = { api, path, headers, body: parseBody(text) };
+      requests.push(rec);
+      for (const w of waiters) w();
+      const turn = nextTurn(rec) ?? {
+        status: 500,
+        body: {
+          error: { message: `fake model server: no scripted turn for model ${rec.body.model ?? '(none)'}` },
+        },
+      };
+      if (turn.delayMs !== undefined && !(await delay(turn.delayMs, res))) return;
+      send(res, ...encodeReply(api, turn, rec.body));
+    })().catch((err: unknown) => send(res, 599, 'text/plain', `fake model server crashed: ${String(err)}`));
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    openaiBaseUrl: `${url}/v1`,
+    requests,
+    script(turns, opts) {
+      const key = opts?.model ?? DEFAULT;
+      queues.set(key, [...(queues.get(key) ?? []), ...turns]);
+    },
+    respond(fn) {
+      responder = fn;
+    },
+    waitForRequests(count, timeoutMs = 5000) {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (requests.length < count) return;
+          clearTimeout(timer);
+          waiters = waiters.filter((w) => w !== check);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters = waiters.filter((w) => w !== check);
+          reject(
+            new Error(`fake model server: ${requests.length} of ${count} requests after ${timeoutMs} ms`),
+          );
+        }, timeoutMs);
+        waiters.push(check);
+        check();
+      });
+    },
+    reset() {
+      queues.clear();
+      responder = undefined;
+      requests.length = 0;
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
