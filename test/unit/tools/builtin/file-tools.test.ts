@@ -1,0 +1,191 @@
+// file_read and file_write: confinement, traversal, symlink escapes, forbidden paths, roots, atomic writes, bad input.
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RiskProfile } from '../../../../src/config/types.ts';
+import { createFileReadTool, FILE_READ_CAP_BYTES } from '../../../../src/tools/builtin/file-read.ts';
+import { createFileWriteTool } from '../../../../src/tools/builtin/file-write.ts';
+import type { ToolContext } from '../../../../src/tools/types.ts';
+import { buildConfig } from '../../../helpers/config-builders.ts';
+import { buildRunContext, createMemoryBuckets } from '../../../helpers/run-context.ts';
+
+const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-files-')));
+const ws = join(dataDir, 'workspaces', 'main');
+const outside = join(dataDir, 'outside');
+const docs = join(dataDir, 'workspaces', 'docs');
+mkdirSync(ws, { recursive: true });
+mkdirSync(outside, { recursive: true });
+mkdirSync(docs, { recursive: true });
+writeFileSync(join(ws, 'hello.txt'), 'hello world');
+writeFileSync(join(outside, 'secret.txt'), 'top secret');
+writeFileSync(join(docs, 'guide.md'), 'the guide');
+symlinkSync(join(outside, 'secret.txt'), join(ws, 'sneaky'));
+symlinkSync(outside, join(ws, 'sneaky-dir'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function ctx(risk: Partial<RiskProfile> = {}, unrestricted = false): ToolContext {
+  const config = buildConfig({
+    dataDir,
+    risk_profiles: { default: { forbidden_paths: ['/etc', '/proc', join(ws, 'private')], ...risk } },
+    agents: {
+      main: { workspace: { access: { docs: 'read' }, unrestricted_filesystem: unrestricted } },
+      docs: {},
+    },
+  });
+  const run = buildRunContext({ config, agentAlias: 'main', buckets: createMemoryBuckets() });
+  return { run, toolCallId: 'call-1', signal: run.signal };
+}
+
+const read = createFileReadTool();
+const write = createFileWriteTool();
+
+describe('file_read', () => {
+  it('reads a workspace file by relative path', async () => {
+    expect(await read.execute({ path: 'hello.txt' }, ctx())).toEqual({
+      success: true,
+      output: 'hello world',
+      error: null,
+    });
+  });
+
+  it('refuses ../../etc/passwd and absolute paths outside the workspace', async () => {
+    const traversal = await read.execute({ path: '../../../../../../../etc/passwd' }, ctx());
+    expect(traversal).toMatchObject({ success: false, output: '' });
+    expect(traversal.error).toContain('forbidden');
+    const abs = await read.execute({ path: join(outside, 'secret.txt') }, ctx());
+    expect(abs).toEqual({
+      success: false,
+      output: '',
+      error: `Path '${join(outside, 'secret.txt')}' is outside the workspace and allowed roots`,
+    });
+    const rel = await read.execute({ path: '../../outside/secret.txt' }, ctx());
+    expect(rel.error).toBe("Path '../../outside/secret.txt' is outside the workspace and allowed roots");
+  });
+
+  it('refuses a symlink that points outside', async () => {
+    const r = await read.execute({ path: 'sneaky' }, ctx());
+    expect(r.success).toBe(false);
+    expect(r.error).toBe(
+      "Path 'sneaky' resolves through a symbolic link to a location outside the allowed roots",
+    );
+    expect((await read.execute({ path: 'sneaky-dir/secret.txt' }, ctx())).success).toBe(false);
+  });
+
+  it('refuses forbidden paths even with workspace_only off', async () => {
+    writeFileSync(join(ws, 'hello.txt'), 'hello world');
+    mkdirSync(join(ws, 'private'), { recursive: true });
+    writeFileSync(join(ws, 'private', 'key'), 'k');
+    for (const c of [ctx(), ctx({}, true)]) {
+      const r = await read.execute({ path: 'private/key' }, c);
+      expect(r.error).toBe(
+        "Access to 'private/key' is forbidden by this agent's risk profile (forbidden_paths)",
+      );
+      expect((await read.execute({ path: '/etc/hostname' }, c)).success).toBe(false);
+    }
+  });
+
+  it('reads outside the workspace when workspace_only is off (unrestricted filesystem)', async () => {
+    const r = await read.execute({ path: join(outside, 'secret.txt') }, ctx({}, true));
+    expect(r).toEqual({ success: true, output: 'top secret', error: null });
+    expect((await read.execute({ path: 'sneaky' }, ctx({ level: 'full' }))).output).toBe('top secret');
+  });
+
+  it('reads from a read-only root and works at level readonly', async () => {
+    expect((await read.execute({ path: join(docs, 'guide.md') }, ctx())).output).toBe('the guide');
+    expect((await read.execute({ path: 'hello.txt' }, ctx({ level: 'readonly' }))).output).toBe(
+      'hello world',
+    );
+  });
+
+  it('gives clear errors for a missing file, a directory and an oversized file', async () => {
+    expect((await read.execute({ path: 'nope.txt' }, ctx())).error).toBe('File not found: nope.txt');
+    expect((await read.execute({ path: '.' }, ctx())).error).toBe('Not a regular file: .');
+    writeFileSync(join(ws, 'big.txt'), Buffer.alloc(FILE_READ_CAP_BYTES + 1, 'a'));
+    expect((await read.execute({ path: 'big.txt' }, ctx())).error).toBe(
+      `File too large: big.txt is ${FILE_READ_CAP_BYTES + 1} bytes; file_read reads at most ${FILE_READ_CAP_BYTES} bytes`,
+    );
+  });
+});
+
+describe('file_write', () => {
+  it('writes atomically, creating parent directories, and leaves no temp files', async () => {
+    const r = await write.execute({ path: 'notes/day/1.md', content: 'first' }, ctx());
+    expect(r).toEqual({ success: true, output: 'Wrote 5 bytes to notes/day/1.md', error: null });
+    await write.execute({ path: 'notes/day/1.md', content: 'second' }, ctx());
+    expect(readFileSync(join(ws, 'notes/day/1.md'), 'utf8')).toBe('second');
+    expect(readdirSync(join(ws, 'notes/day'))).toEqual(['1.md']);
+  });
+
+  it('refuses traversal, outside paths and symlink escapes', async () => {
+    expect((await write.execute({ path: '../../outside/x.txt', content: 'x' }, ctx())).success).toBe(false);
+    expect((await write.execute({ path: join(outside, 'x.txt'), content: 'x' }, ctx())).success).toBe(false);
+    const viaLink = await write.execute({ path: 'sneaky-dir/planted.txt', content: 'x' }, ctx());
+    expect(viaLink.error).toBe(
+      "Path 'sneaky-dir/planted.txt' resolves through a symbolic link to a location outside the allowed roots",
+    );
+    const overLink = await write.execute({ path: 'sneaky', content: 'overwritten' }, ctx());
+    expect(overLink.success).toBe(false);
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+
+  it('refuses to write into a read-only root', async () => {
+    const r = await write.execute({ path: join(docs, 'guide.md'), content: 'defaced' }, ctx());
+    expect(r.error).toBe(
+      `Path '${join(docs, 'guide.md')}' is in a read-only root; writing there is not allowed`,
+    );
+    expect(readFileSync(join(docs, 'guide.md'), 'utf8')).toBe('the guide');
+  });
+
+  it('refuses at level readonly with the spec text', async () => {
+    const r = await write.execute({ path: 'a.txt', content: 'x' }, ctx({ level: 'readonly' }));
+    expect(r).toEqual({
+      success: false,
+      output: '',
+      error: "Security policy: read-only mode, cannot perform 'file_write'",
+    });
+  });
+
+  it('refuses when the action budget is spent', async () => {
+    const c = ctx();
+    c.run.policy.maxActionsPerHour = 1;
+    expect((await write.execute({ path: 'b1.txt', content: 'x' }, c)).success).toBe(true);
+    expect(await write.execute({ path: 'b2.txt', content: 'x' }, c)).toEqual({
+      success: false,
+      output: '',
+      error: 'Rate limit exceeded: action budget exhausted',
+    });
+  });
+});
+
+describe('malformed input never throws', () => {
+  const bad: unknown[] = [
+    undefined,
+    null,
+    42,
+    'x',
+    {},
+    { path: 7 },
+    { path: ['a'] },
+    { path: 'a', content: 5 },
+  ];
+  it.each(bad)('%j', async (input) => {
+    // The registry validates first; the tools check again.
+    const r1 = await read.execute(input as never, ctx());
+    const r2 = await write.execute(input as never, ctx());
+    expect(r1.success).toBe(false);
+    expect(r2.success).toBe(false);
+    expect(r1.error).toMatch(/^Invalid arguments for tool 'file_read'|^File not found/);
+    expect(r2.error).toMatch(/^Invalid arguments for tool 'file_write'/);
+  });
+});
