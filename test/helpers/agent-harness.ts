@@ -1,0 +1,95 @@
+// Runs real agent turns against real Redis and the fake model server, from a TOML config text.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { Redis } from 'ioredis';
+import type { RuntimeServices } from '../../src/agent/run-context.ts';
+import { runTurn, type TurnResult } from '../../src/agent/run-turn.ts';
+import { createRuntimeServices } from '../../src/agent/services.ts';
+import type { ApprovalAsker } from '../../src/approval/gate.ts';
+import { loadConfigText } from '../../src/config/index.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
+import { deletePrefix, testRedis, uniquePrefix } from './redis.ts';
+
+export interface AgentHarness {
+  server: FakeModelServer;
+  services: RuntimeServices;
+  redis: Redis;
+  prefix: string;
+  dataDir: string;
+  /** Every log line as parsed JSON. */
+  logs: Record<string, unknown>[];
+  turn(agent: string, message: string, opts?: TurnOptions): Promise<TurnResult>;
+  close(): Promise<void>;
+}
+
+export interface TurnOptions {
+  session?: string;
+  asker?: ApprovalAsker | null;
+  signal?: AbortSignal;
+  originChannel?: string;
+}
+
+/**
+ * `toml` may use `${MODEL_URI}` (the fake's OpenAI-compatible base URL), `${DATA_DIR}` and `${PREFIX}`.
+ * When it has no [redis] section, one with the test's prefix is added.
+ */
+export async function createAgentHarness(name: string, toml: string): Promise<AgentHarness> {
+  const server = await startFakeModelServer();
+  const prefix = uniquePrefix(name);
+  const dataDir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
+  const text = toml.includes('[redis]') ? toml : `[redis]\nprefix = "${prefix}"\n\n${toml}`;
+  const env = { MODEL_URI: server.openaiBaseUrl, DATA_DIR: dataDir, PREFIX: prefix };
+  const withDir = text.includes('[gateway]') ? text : `[gateway]\ndata_dir = "${dataDir}"\n\n${text}`;
+  const loaded = loadConfigText(withDir, env);
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  if (!loaded.config || errors.length) throw new Error(`test config invalid:\n${errors.map((e) => e.message).join('\n')}`);
+  const logs: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      cb();
+    },
+  });
+  const logger = createLogger({ level: 'debug', secrets: loaded.config.secrets, destination: sink });
+  const redis = testRedis();
+  const services = createRuntimeServices({ config: loaded.config, redis, logger, env: {} });
+  let n = 0;
+  return {
+    server,
+    services,
+    redis,
+    prefix,
+    dataDir,
+    logs,
+    turn: (agent, message, opts = {}) =>
+      runTurn(services, {
+        agentAlias: agent,
+        sessionKey: opts.session ?? `test-session-${++n}`,
+        sender: 'test:user',
+        message,
+        asker: opts.asker ?? null,
+        signal: opts.signal ?? new AbortController().signal,
+        ...(opts.originChannel ? { originChannel: opts.originChannel } : {}),
+      }),
+    async close() {
+      await server.close();
+      await deletePrefix(redis, prefix);
+      await redis.quit();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The text of the tool-result message for `toolCallId` in an OpenAI-format request body. */
+export function toolResultIn(body: { messages?: Array<Record<string, unknown>> }, toolCallId: string): string | undefined {
+  const msg = body.messages?.find((m) => m.role === 'tool' && m.tool_call_id === toolCallId);
+  return typeof msg?.content === 'string' ? msg.content : undefined;
+}
+
+/** Names of the tools offered in an OpenAI-format request body. */
+export function toolNamesIn(body: { tools?: Array<Record<string, unknown>> }): string[] {
+  return (body.tools ?? []).map((t) => String((t.function as { name?: unknown } | undefined)?.name));
+}

@@ -1,0 +1,174 @@
+// A whole top-level turn: fake model chooses tools, the real registry, gate, policy and tools run.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runtimeDenialText } from '../../../src/approval/messages.ts';
+import { type AgentHarness, createAgentHarness, toolNamesIn, toolResultIn } from '../../helpers/agent-harness.ts';
+
+const TOML = `
+[providers.models.custom.fake]
+uri = "\${MODEL_URI}"
+model = "fake-model"
+
+[reliability]
+provider_retries = 0
+provider_backoff_ms = 1
+
+[risk_profiles.default]
+auto_approve = ["file_write", "spawn_subagent", "memory_store"]
+
+[risk_profiles.limited]
+allowed_tools = ["file_read", "file_write"]
+
+[runtime_profiles.default]
+max_tool_iterations = 3
+parallel_tools = false
+max_tool_result_chars = 40
+
+[runtime_profiles.tiny-tree]
+max_execution_tree_iterations = 1
+
+[agents.main]
+model_provider = "custom.fake"
+risk_profile = "default"
+runtime_profile = "default"
+
+[agents.limited]
+model_provider = "custom.fake"
+risk_profile = "limited"
+
+[agents.tree]
+model_provider = "custom.fake"
+risk_profile = "default"
+runtime_profile = "tiny-tree"
+`;
+
+let h: AgentHarness;
+beforeAll(async () => {
+  h = await createAgentHarness('turn', TOML);
+});
+afterAll(() => h.close());
+beforeEach(() => h.server.reset());
+
+describe('a top-level turn', () => {
+  it('answers with the final text and shows the model the system prompt sections and tool list', async () => {
+    h.server.script([{ text: 'hello there' }]);
+    const res = await h.turn('main', 'hi');
+    expect(res.text).toBe('hello there');
+    const body = h.server.requests[0]!.body;
+    const system = String((body.messages?.[0] as { content?: unknown }).content);
+    expect(system).toContain('## Tools');
+    expect(system).toContain('## CRITICAL CONTEXT: CURRENT DATE');
+    expect(system).not.toMatch(/CURRENT DATE & TIME|Time:|ISO 8601:/);
+    expect(toolNamesIn(body).sort()).toEqual(
+      ['file_read', 'file_write', 'memory_forget', 'memory_recall', 'memory_store', 'model_switch', 'shell', 'spawn_subagent'].sort(),
+    );
+  });
+
+  it('runs a tool the model chose and feeds its exact result into the next request', async () => {
+    h.server.script([
+      { toolCalls: [{ id: 'w1', name: 'file_write', arguments: { path: 'notes/a.txt', content: 'alpha' } }] },
+      { toolCalls: [{ id: 'r1', name: 'file_read', arguments: { path: 'notes/a.txt' } }] },
+      { text: 'done' },
+    ]);
+    const res = await h.turn('main', 'write then read');
+    expect(res.text).toBe('done');
+    expect(readFileSync(join(h.dataDir, 'workspaces', 'main', 'notes', 'a.txt'), 'utf8')).toBe('alpha');
+    expect(toolResultIn(h.server.requests[2]!.body, 'r1')).toBe('alpha');
+  });
+
+  it('keeps the conversation history per session in Redis', async () => {
+    h.server.script([{ text: 'first answer' }, { text: 'second answer' }]);
+    await h.turn('main', 'first question', { session: 'history-1' });
+    await h.turn('main', 'second question', { session: 'history-1' });
+    const contents = (h.server.requests[1]!.body.messages ?? []).map((m) => m.content);
+    expect(contents).toContain('first question');
+    expect(contents).toContain('first answer');
+    expect(contents.at(-1)).toBe('second question');
+  });
+
+  it('reports unknown tools, malformed JSON, invalid arguments and duplicates as tool errors', async () => {
+    h.server.script([
+      {
+        toolCalls: [
+          { id: 'u1', name: 'no_such_tool', arguments: {} },
+          { id: 'j1', name: 'file_read', arguments: '{"path": ' },
+          { id: 'v1', name: 'file_read', arguments: { path: 5 } },
+        ],
+      },
+      {
+        toolCalls: [
+          { id: 'd1', name: 'memory_store', arguments: { key: 'k', content: 'c' } },
+          { id: 'd2', name: 'memory_store', arguments: { content: 'c', key: 'k' } },
+        ],
+      },
+      { text: 'ok' },
+    ]);
+    await h.turn('main', 'go');
+    const second = h.server.requests[1]!.body;
+    expect(toolResultIn(second, 'u1')).toMatch(/^Error: Unknown tool 'no_such_tool'\. Available tools: /);
+    expect(toolResultIn(second, 'j1')).toBe("Error: Invalid arguments for tool 'file_read': arguments are not valid JSON");
+    expect(toolResultIn(second, 'v1')).toMatch(/^Error: Invalid arguments for tool 'file_read': path: /);
+    const third = h.server.requests[2]!.body;
+    expect(toolResultIn(third, 'd2')).toBe(
+      "Error: Skipped duplicate tool call 'memory_store' with identical arguments in this turn.",
+    );
+  });
+
+  it('denies by runtime a call that needs an operator when nobody can be asked', async () => {
+    h.server.script([{ toolCalls: [{ id: 'f1', name: 'memory_forget', arguments: { key: 'k' } }] }, { text: 'ok' }]);
+    await h.turn('main', 'forget');
+    expect(toolResultIn(h.server.requests[1]!.body, 'f1')).toBe(`Error: ${runtimeDenialText('memory_forget')}`);
+    expect(h.logs.some((l) => l.denied_by_runtime === true && typeof l.operator_hint === 'string')).toBe(true);
+  });
+
+  it('asks the approver when there is one, and "Denied by user." on a deny', async () => {
+    h.server.script([{ toolCalls: [{ id: 'f2', name: 'memory_forget', arguments: { key: 'k' } }] }, { text: 'ok' }]);
+    await h.turn('main', 'forget', { asker: { ask: async () => 'deny' } });
+    expect(toolResultIn(h.server.requests[1]!.body, 'f2')).toBe('Error: Denied by user.');
+  });
+
+  it('truncates long tool output at max_tool_result_chars', async () => {
+    h.server.script([
+      { toolCalls: [{ id: 'w2', name: 'file_write', arguments: { path: 'long.txt', content: 'x'.repeat(100) } }] },
+      { toolCalls: [{ id: 'r2', name: 'file_read', arguments: { path: 'long.txt' } }] },
+      { text: 'ok' },
+    ]);
+    await h.turn('main', 'read long');
+    expect(toolResultIn(h.server.requests[2]!.body, 'r2')).toBe(`${'x'.repeat(40)}\n[… 60 characters truncated]`);
+  });
+
+  it('fails after max_tool_iterations model requests', async () => {
+    h.server.respond(() => ({ toolCalls: [{ name: 'memory_recall', arguments: { query: String(Math.random()) } }] }));
+    await expect(h.turn('main', 'loop forever')).rejects.toThrow('Agent exceeded maximum tool iterations (3)');
+    expect(h.server.requests).toHaveLength(3);
+  });
+
+  it('offers only the tools the risk profile admits', async () => {
+    h.server.script([{ text: 'ok' }]);
+    await h.turn('limited', 'hi');
+    expect(toolNamesIn(h.server.requests[0]!.body).sort()).toEqual(['file_read', 'file_write']);
+  });
+
+  it('with a tree budget of 1 the root answers without tools', async () => {
+    h.server.script([{ text: 'no tools for me' }]);
+    const res = await h.turn('tree', 'hi');
+    expect(res.text).toBe('no tools for me');
+    expect(h.server.requests[0]!.body.tools ?? []).toEqual([]);
+  });
+
+  it('turns an HTTP 500 from every candidate into the safe summary, without the provider body', async () => {
+    h.server.script([{ status: 500, body: 'secret internal stack trace' }]);
+    const err = await h.turn('main', 'hi').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    const message = (err as Error).message;
+    expect(message).toContain('All model providers/models failed after 1 failure event(s). Events:');
+    expect(message).not.toContain('secret internal stack trace');
+    expect(message).not.toContain(h.server.url);
+  });
+
+  it('turns a garbage model reply into a clear error', async () => {
+    h.server.script([{ raw: '<html>not json' }]);
+    await expect(h.turn('main', 'hi')).rejects.toThrow(/All model providers\/models failed/);
+  });
+});
