@@ -45,7 +45,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
           ...(opts.fetch ? { fetch: opts.fetch } : {}),
         });
       } catch (err) {
-        throw new Error(providerCreateError(ref.split('.')[0] ?? ref, agentAlias, err));
+        throw providerCreateError(ref.split('.')[0] ?? ref, agentAlias, err);
       }
     },
   };

@@ -22,13 +22,11 @@ export interface CommandIo {
 
 export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promise<number> {
   const loaded = await loadConfigFile(args.configPath, io.env);
-  for (const d of loaded.diagnostics) if (d.severity === 'error') io.err(d.message);
-  if (loaded.fatal || !loaded.config) return 1;
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  // A one-shot run has no repair surface to keep up, so any config error stops it (unlike `baton start`).
+  for (const d of errors) io.err(d.message);
+  if (errors.length > 0 || !loaded.config) return 1;
   const config = loaded.config;
-  if (!config.agents[args.agent] && loaded.droppedSections.length > 0) {
-    io.err(`error: agent "${args.agent}" is unavailable: config sections dropped: ${loaded.droppedSections.join(', ')}`);
-    return 1;
-  }
 
   let redis: Awaited<ReturnType<typeof connectRedis>>;
   try {

@@ -24,7 +24,7 @@ export interface ToolSetOptions {
 }
 
 function allTools(): Tool[] {
-  const tools: Tool<never>[] = [
+  const tools: Tool<unknown>[] = [
     createShellTool(),
     createFileReadTool(),
     createFileWriteTool(),
@@ -34,7 +34,7 @@ function allTools(): Tool[] {
     createModelSwitchTool(),
     createSpawnSubagentTool({ buildChildTools: (child) => buildToolSet(child), executeRun }),
   ];
-  return tools as Tool[];
+  return tools;
 }
 
 export function buildToolSet(run: RunContext, opts: ToolSetOptions = {}): ToolRegistry {
