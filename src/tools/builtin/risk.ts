@@ -1,4 +1,5 @@
 // Risk level of each builtin tool as the approval rules see it; shell is decided per command.
+import { classifyCommand } from '../../security/command-policy.ts';
 import type { CommandRisk } from '../../security/types.ts';
 
 export const TOOL_RISK: Record<string, CommandRisk> = {
@@ -7,9 +8,18 @@ export const TOOL_RISK: Record<string, CommandRisk> = {
   memory_store: 'medium',
   memory_forget: 'medium',
   file_write: 'medium',
-  /** Placeholder: the shell tool classifies each command (security/command-risk.ts) and asks when needed. */
+  /** A floor for callers that cannot see the arguments; riskOf() classifies the actual command. */
   shell: 'medium',
 };
 
 /** Tools that only read; every other builtin tool acts and refuses at `level = "readonly"`. */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['file_read', 'memory_recall']);
+
+/** Risk of one call: shell by its command (unparsable counts as high), others from TOOL_RISK (unknown: medium). */
+export function riskOf(tool: string, args: unknown): CommandRisk {
+  if (tool === 'shell') {
+    const command = typeof args === 'object' && args !== null && 'command' in args ? args.command : undefined;
+    return typeof command === 'string' ? classifyCommand(command) : 'high';
+  }
+  return TOOL_RISK[tool] ?? 'medium';
+}

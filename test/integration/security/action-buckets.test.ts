@@ -1,10 +1,16 @@
-// Action buckets against real Redis: limit, sliding window, unique members, TTL, and a two-process race.
+// Action buckets against real Redis: limit, window, unique members, TTL, a two-process race, tool charging.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionBuckets } from '../../../src/security/action-buckets.ts';
+import { createFileWriteTool } from '../../../src/tools/builtin/file-write.ts';
+import { buildConfig } from '../../helpers/config-builders.ts';
+import { buildRunContext } from '../../helpers/run-context.ts';
 
 const prefix = `baton-test-buckets-${randomUUID()}`;
 let redis: Redis;
@@ -93,5 +99,31 @@ describe('action buckets', () => {
     const [a, b] = await Promise.all([runWorker(), runWorker()]);
     expect(a + b).toBe(25);
     expect(await redis.zcard(`${prefix}:bucket:race:api:s1`)).toBe(25);
+  });
+});
+
+describe('acting tools charge the shared bucket', () => {
+  it('a subagent run with the same owner and sender sees the parent actions', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'baton-bucket-tool-'));
+    try {
+      const config = buildConfig({
+        dataDir,
+        runtime_profiles: { tight: { max_actions_per_hour: 2 } },
+        agents: { main: { runtime_profile: 'tight' } },
+      });
+      const buckets = createActionBuckets(redis, prefix);
+      const parent = buildRunContext({ config, agentAlias: 'main', buckets, sender: 'telegram.home:42' });
+      const child = { ...parent, runId: 'child', isSubagent: true, sessionKey: 'subagent-child' };
+      const tool = createFileWriteTool();
+      const write = (run: typeof parent, path: string) =>
+        tool.execute({ path, content: 'x' }, { run, toolCallId: path, signal: run.signal });
+      expect((await write(parent, 'a.txt')).success).toBe(true);
+      expect((await write(child, 'b.txt')).success).toBe(true);
+      expect((await write(child, 'c.txt')).error).toBe('Rate limit exceeded: action budget exhausted');
+      expect((await write(parent, 'd.txt')).error).toBe('Rate limit exceeded: action budget exhausted');
+      expect(await buckets.isExhausted('main', 'telegram.home:42', 2)).toBe(true);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GateOutcome } from '../../../../src/approval/types.ts';
 import type { RiskProfile } from '../../../../src/config/types.ts';
+import { RunAbortedError } from '../../../../src/core/errors.ts';
 import { createShellTool } from '../../../../src/tools/builtin/shell.ts';
 import { buildConfig } from '../../../helpers/config-builders.ts';
 import { buildRunContext, createFakeGate, createMemoryBuckets } from '../../../helpers/run-context.ts';
@@ -167,6 +168,16 @@ describe('shell', () => {
       output: '',
       error: 'Command exited with code 1',
     });
+  });
+
+  it('kills the command and propagates cancellation when the run is aborted', async () => {
+    const { ctx } = setup();
+    const abort = new AbortController();
+    const started = Date.now();
+    const pending = shell.execute({ command: 'sleep 5' }, { ...ctx, signal: abort.signal });
+    setTimeout(() => abort.abort(), 100);
+    await expect(pending).rejects.toThrow(RunAbortedError);
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('refuses at level readonly', async () => {
