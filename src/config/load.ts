@@ -74,7 +74,8 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
     // Integers as bigint: the only way to tell `1` from `1.0`, which the spec requires (§3).
     document = parse(text, { integersAsBigInt: true });
   } catch (err) {
-    const message = err instanceof TomlError || err instanceof Error ? err.message : String(err);
+    // The parser's own message, with its code block pointing at the line.
+    const message = (err instanceof TomlError || err instanceof Error ? err.message : String(err)).trimEnd();
     return {
       config: null,
       diagnostics: [{ severity: 'error', path: '', message }],
@@ -118,10 +119,10 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
     diagnostics.push(...semanticWarnings(config));
   }
 
-  const secrets = config?.secrets ?? interpolation.secrets;
   return {
     config,
-    diagnostics: redact(diagnostics, secrets),
+    // Only interpolated values: a literal written in the file is already in plain sight of its reader.
+    diagnostics: redact(diagnostics, interpolation.secrets),
     fatal,
     droppedSections: fatal ? [] : SECTION_NAMES.filter((s) => broken.has(s)),
   };

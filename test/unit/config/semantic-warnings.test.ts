@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { configOf, errors, load, warnings } from './load-helper.ts';
+
+describe('semantic warnings (config.md §9–§16)', () => {
+  it('warns on unconfigured model_provider, runtime_profile, fallback and read_memory_from', () => {
+    const r = load(`
+schema_version = 3
+[providers.models.anthropic.primary]
+model = "m"
+fallback = ["openai.backup", "anthropic.primary"]
+[risk_profiles.p]
+[agents.a]
+risk_profile = "p"
+model_provider = "openai.gpt"
+runtime_profile = "fast"
+[agents.a.workspace]
+read_memory_from = ["a", "ghost"]
+`);
+    expect(errors(r)).toEqual([]);
+    expect(warnings(r)).toEqual([
+      `Config warning at 'providers.models.anthropic.primary.fallback[0]': "openai.backup" is not configured; skipped`,
+      `Config warning at 'agents.a.model_provider': "openai.gpt" is not configured`,
+      `Config warning at 'agents.a.runtime_profile': "fast" is not configured; runtime defaults apply`,
+      `Config warning at 'agents.a.workspace.read_memory_from[1]': "ghost" is not configured`,
+    ]);
+    expect(configOf(r).agents.a).toBeDefined();
+  });
+
+  it('warns when sandbox_enabled = true', () => {
+    const r = load(
+      `schema_version = 3\n[risk_profiles.p]\nsandbox_enabled = true\n[risk_profiles.q]\nsandbox_enabled = false\n`,
+    );
+    expect(warnings(r)).toEqual([
+      "Config warning at 'risk_profiles.p.sandbox_enabled': sandboxing is not supported by baton; tools run unsandboxed",
+    ]);
+  });
+
+  it('warns on shell cron jobs (and disables them) and on jobs no agent lists', () => {
+    const r = load(`
+schema_version = 3
+[risk_profiles.p]
+[agents.a]
+risk_profile = "p"
+cron_jobs = ["sh"]
+[cron.sh]
+command = "ls"
+schedule = { kind = "cron", expr = "0 9 * * *" }
+[cron.orphan]
+job_type = "agent"
+schedule = { kind = "every", every_ms = 1000 }
+`);
+    expect(warnings(r)).toEqual([
+      `Config warning at 'cron.sh.job_type': "shell" jobs are not supported by baton; job disabled`,
+      "Config warning at 'cron.orphan': not listed in any agent's cron_jobs; job will not run",
+    ]);
+    expect(configOf(r).cron.sh?.enabled).toBe(false);
+    expect(configOf(r).cron.sh?.schedule).toEqual({ kind: 'cron', expr: '0 9 * * *', tz: 'UTC' });
+  });
+
+  describe('approver_channel liveness (config.md §12)', () => {
+    const withRoute = (channel: string, rest: string) => `
+schema_version = 3
+[risk_profiles.p.approval_route]
+approver_channel = "${channel}"
+approver_recipient = "C1"
+[agents.a]
+risk_profile = "p"
+${rest}
+`;
+    const liveness = (key: string) =>
+      `Config warning at 'risk_profiles.p.approval_route.approver_channel': channel "${key}" is not configured, not enabled or not listed by an enabled agent, so approvals routed to it will fail`;
+
+    it('warns for a channel that is not configured', () => {
+      expect(warnings(load(withRoute('slack.ops', '')))).toEqual([liveness('slack.ops')]);
+    });
+
+    it('warns for a channel that is not enabled', () => {
+      expect(warnings(load(withRoute('slack.ops', '[channels.slack.ops]\nenabled = false\n')))).toEqual([
+        liveness('slack.ops'),
+      ]);
+    });
+
+    it('warns for an enabled channel no enabled agent lists while agents declare channels', () => {
+      const r = load(
+        withRoute(
+          'slack.ops',
+          `channels = ["telegram.home"]
+[channels.telegram.home]
+enabled = true
+bot_token = "t"
+[channels.slack.ops]
+enabled = true
+bot_token = "b"
+app_token = "x"
+`,
+        ),
+      );
+      expect(warnings(r)).toEqual([liveness('slack.ops')]);
+    });
+
+    it('does not warn for a live channel, written in full or as a bare unique type', () => {
+      const channels = '[channels.slack.ops]\nenabled = true\nbot_token = "b"\nsigning_secret = "s"\n';
+      expect(warnings(load(withRoute('slack.ops', channels)))).toEqual([]);
+      expect(warnings(load(withRoute('slack', channels)))).toEqual([]);
+    });
+
+    it('warns for a bare type that matches several enabled aliases', () => {
+      const channels = `[channels.telegram.one]\nenabled = true\nbot_token = "1"\n[channels.telegram.two]\nenabled = true\nbot_token = "2"\n`;
+      expect(warnings(load(withRoute('telegram', channels)))).toEqual([liveness('telegram')]);
+    });
+  });
+});
