@@ -41,7 +41,8 @@ export const executeRun: ExecuteRun = async (input) => {
   const system = await buildSystemPrompt({
     agentAlias: run.agentAlias,
     tools: input.tools.specs(),
-    listTools: !(strict && first.toolProtocol === 'text'),
+    // Text-protocol chains get their tool list from the provider's protocol section (delegate.md §9.6).
+    listTools: first.toolProtocol === 'native',
     workspaceDir: run.policy.workspaceDir,
     ...(input.extraSystem ? { extra: input.extraSystem } : {}),
   });

@@ -12,7 +12,12 @@ export interface HistoryStore {
   /** The most recent messages, starting at a user message so tool calls keep their results. */
   load(agent: string, sessionKey: string, limit?: number): Promise<ChatMessage[]>;
   /** Idempotent per turn id: a turn processed twice is recorded once. */
-  append(agent: string, sessionKey: string, turnId: string, messages: readonly ChatMessage[]): Promise<boolean>;
+  append(
+    agent: string,
+    sessionKey: string,
+    turnId: string,
+    messages: readonly ChatMessage[],
+  ): Promise<boolean>;
   clear(agent: string, sessionKey: string): Promise<void>;
 }
 

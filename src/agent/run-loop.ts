@@ -1,5 +1,6 @@
 // The model ↔ tool loop of one agent run, until a final answer or max_tool_iterations.
 import { RunAbortedError } from '../core/errors.ts';
+import { stripThinkBlocks } from '../providers/index.ts';
 import type { ChatMessage, ModelProvider, ModelResponse, ToolCall } from '../providers/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolResult } from '../tools/types.ts';
@@ -77,6 +78,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
     }
 
     const provider = input.provider();
+    run.logger.debug({ iteration, tool_free: toolFree }, 'model request');
     const res = await provider.complete(
       {
         system: input.system,
@@ -89,8 +91,9 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
     );
     await input.onModelResponse?.(res);
     if (toolFree || res.toolCalls.length === 0) {
-      push({ role: 'assistant', content: res.text });
-      return { text: res.text, added, last: res };
+      const text = stripThinkBlocks(res.text);
+      push({ role: 'assistant', content: text });
+      return { text, added, last: res };
     }
 
     push({ role: 'assistant', content: res.text, toolCalls: res.toolCalls });

@@ -43,8 +43,11 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
   const budgetSize = runtime.max_execution_tree_iterations;
   if (budgetSize !== undefined) await services.treeBudget.create(runId, budgetSize);
   const budget: BudgetRole =
-    budgetSize !== undefined ? { kind: 'root', budget: services.treeBudget, rootRunId: runId } : { kind: 'none' };
-  const createGate = (p: typeof policy) => createApprovalGate({ policy: p, shellExempt: true, asker: req.asker });
+    budgetSize !== undefined
+      ? { kind: 'root', budget: services.treeBudget, rootRunId: runId }
+      : { kind: 'none' };
+  const createGate = (p: typeof policy) =>
+    createApprovalGate({ policy: p, shellExempt: true, asker: req.asker });
 
   const run: RunContext = {
     services,

@@ -3,7 +3,7 @@ import { DENIED_BY_USER, OPERATOR_HINT, runtimeDenialText } from '../approval/me
 import { errorMessage, RunAbortedError } from '../core/errors.ts';
 import type { ToolCall } from '../providers/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
-import { fail, type ToolResult } from '../tools/types.ts';
+import { fail, type Tool, type ToolResult } from '../tools/types.ts';
 import type { DuplicateGuard } from './duplicate-guard.ts';
 import { duplicateCallText } from './duplicate-guard.ts';
 import type { RunContext } from './run-context.ts';
@@ -14,7 +14,10 @@ export const unknownToolText = (name: string, available: readonly string[]) =>
 export const invalidJsonText = (name: string) =>
   `Invalid arguments for tool '${name}': arguments are not valid JSON`;
 
-function zodIssueText(name: string, issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+function zodIssueText(
+  name: string,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): string {
   const parts = issues.slice(0, 3).map((i) => {
     const where = i.path.length ? i.path.map(String).join('.') : '(arguments)';
     return `${where}: ${i.message}`;
@@ -45,8 +48,19 @@ export async function dispatchToolCall(
 
   const parsed = tool.input.safeParse(call.arguments ?? {});
   if (!parsed.success) return fail(zodIssueText(call.name, parsed.error.issues));
+  const result = await executeTool(run, tool, parsed.data, call.id);
+  run.logger.info({ tool: call.name, tool_call_id: call.id, success: result.success }, 'tool call finished');
+  return result;
+}
+
+async function executeTool(
+  run: RunContext,
+  tool: Tool,
+  input: unknown,
+  toolCallId: string,
+): Promise<ToolResult> {
   try {
-    return await tool.execute(parsed.data, { run, toolCallId: call.id, signal: run.signal });
+    return await tool.execute(input, { run, toolCallId, signal: run.signal });
   } catch (err) {
     if (err instanceof RunAbortedError || run.signal.aborted) throw err;
     return fail(errorMessage(err));

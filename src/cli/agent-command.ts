@@ -35,7 +35,7 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
     io.err(`error: ${errorMessage(err)}`);
     return 1;
   }
-  const logger = createLogger({ level: io.env.BATON_LOG_LEVEL ?? 'warn', secrets: config.secrets });
+  const logger = createLogger({ level: io.env.BATON_LOG_LEVEL ?? 'error', secrets: config.secrets });
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.once('SIGINT', onSignal);

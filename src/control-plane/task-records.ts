@@ -38,7 +38,11 @@ export interface TaskRecords {
   create(record: TaskRecord): Promise<void>;
   get(taskId: string): Promise<TaskRecord | null>;
   /** Compare-and-set from `running`; false when another terminal status won. */
-  finish(taskId: string, status: Exclude<TaskStatus, 'running'>, fields: Partial<TaskRecord>): Promise<boolean>;
+  finish(
+    taskId: string,
+    status: Exclude<TaskStatus, 'running'>,
+    fields: Partial<TaskRecord>,
+  ): Promise<boolean>;
   heartbeat(taskId: string, at?: Date): Promise<void>;
 }
 

@@ -17,12 +17,15 @@ export function currentRunScope(): RunScope | undefined {
   return scopeStorage.getStore();
 }
 
-const REDACT_KEYS = /(secret|password|passwd|token|api_key|api-key|apikey|auth|bearer|private_key|credential)/i;
+const REDACT_KEYS =
+  /(secret|password|passwd|token|api_key|api-key|apikey|auth|bearer|private_key|credential)/i;
 const MIN_SECRET_LEN = 4;
 
 /** Replaces every known secret value in strings, and values of secret-looking keys, with `[redacted]`. */
 export function createRedactor(secrets: readonly string[]): (value: unknown) => unknown {
-  const needles = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LEN))].sort((a, b) => b.length - a.length);
+  const needles = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LEN))].sort(
+    (a, b) => b.length - a.length,
+  );
   const scrubString = (s: string): string => {
     let out = s;
     for (const n of needles) if (out.includes(n)) out = out.split(n).join('[redacted]');

@@ -12,7 +12,8 @@ export function loadRedisScript(path: string): RedisScript {
   if (!Number.isInteger(keyCount)) throw new Error(`Lua script ${path} must end with -<key count>.lua`);
   const sha = createHash('sha1').update(source).digest('hex');
   return async (redis, keys, args) => {
-    if (keys.length !== keyCount) throw new Error(`${basename(path)} takes ${keyCount} keys, got ${keys.length}`);
+    if (keys.length !== keyCount)
+      throw new Error(`${basename(path)} takes ${keyCount} keys, got ${keys.length}`);
     try {
       return await redis.evalsha(sha, keyCount, ...keys, ...args);
     } catch (err) {

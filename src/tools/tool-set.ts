@@ -13,7 +13,13 @@ import { createToolRegistry, type ToolRegistry } from './registry.ts';
 import { createSpawnSubagentTool } from './subagent/spawn-subagent.ts';
 import type { Tool } from './types.ts';
 
-export const MEMORY_TOOLS = ['memory_store', 'memory_recall', 'memory_forget', 'memory_export', 'memory_purge'];
+export const MEMORY_TOOLS = [
+  'memory_store',
+  'memory_recall',
+  'memory_forget',
+  'memory_export',
+  'memory_purge',
+];
 export const SCHEDULER_MUTATION_TOOLS = ['cron_add', 'cron_update', 'cron_remove', 'cron_run', 'schedule'];
 
 export interface ToolSetOptions {

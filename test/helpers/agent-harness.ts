@@ -10,7 +10,8 @@ import { createRuntimeServices } from '../../src/agent/services.ts';
 import type { ApprovalAsker } from '../../src/approval/gate.ts';
 import { loadConfigText } from '../../src/config/index.ts';
 import { createLogger } from '../../src/core/logger.ts';
-import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
+import { toolResultsOf } from '../fakes/model-requests.ts';
+import { type FakeModelServer, type RecordedRequest, startFakeModelServer } from '../fakes/model-server.ts';
 import { deletePrefix, testRedis, uniquePrefix } from './redis.ts';
 
 export interface AgentHarness {
@@ -45,7 +46,8 @@ export async function createAgentHarness(name: string, toml: string): Promise<Ag
   const withDir = text.includes('[gateway]') ? text : `[gateway]\ndata_dir = "${dataDir}"\n\n${text}`;
   const loaded = loadConfigText(withDir, env);
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-  if (!loaded.config || errors.length) throw new Error(`test config invalid:\n${errors.map((e) => e.message).join('\n')}`);
+  if (!loaded.config || errors.length)
+    throw new Error(`test config invalid:\n${errors.map((e) => e.message).join('\n')}`);
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -83,13 +85,7 @@ export async function createAgentHarness(name: string, toml: string): Promise<Ag
   };
 }
 
-/** The text of the tool-result message for `toolCallId` in an OpenAI-format request body. */
-export function toolResultIn(body: { messages?: Array<Record<string, unknown>> }, toolCallId: string): string | undefined {
-  const msg = body.messages?.find((m) => m.role === 'tool' && m.tool_call_id === toolCallId);
-  return typeof msg?.content === 'string' ? msg.content : undefined;
-}
-
-/** Names of the tools offered in an OpenAI-format request body. */
-export function toolNamesIn(body: { tools?: Array<Record<string, unknown>> }): string[] {
-  return (body.tools ?? []).map((t) => String((t.function as { name?: unknown } | undefined)?.name));
+/** The model-visible text of the tool result for `toolCallId` in a recorded request (either API format). */
+export function toolResultIn(req: RecordedRequest, toolCallId: string): string | undefined {
+  return toolResultsOf(req).find((r) => r.toolCallId === toolCallId)?.content;
 }

@@ -9,7 +9,7 @@ import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/messages.ts
 import { isToolAdmittedByProfile } from '../../security/tool-filter.ts';
 import type { ToolRegistry } from '../registry.ts';
 import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../types.ts';
-import { type SubAgentOverrides, resolveSubagentIdentity } from './identity.ts';
+import { resolveSubagentIdentity, type SubAgentOverrides } from './identity.ts';
 import {
   DEPTH_CAP,
   EMPTY_OUTPUT,
@@ -47,7 +47,11 @@ async function admit(run: RunContext, args: unknown): Promise<{ prompt: string }
     return fail(riskProfileRefusal(run.agentAlias));
   }
   if (run.policy.autonomy === 'readonly') return fail(readOnlyRefusal('spawn_subagent'));
-  const recorded = await run.services.buckets.tryRecord(run.bucketOwner, run.sender, run.policy.maxActionsPerHour);
+  const recorded = await run.services.buckets.tryRecord(
+    run.bucketOwner,
+    run.sender,
+    run.policy.maxActionsPerHour,
+  );
   if (!recorded) return fail(RATE_LIMIT_EXCEEDED);
   return { prompt };
 }

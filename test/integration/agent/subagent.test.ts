@@ -1,8 +1,12 @@
 // spawn_subagent through the whole path: the model calls it, a child run talks to the model, the result returns.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runtimeDenialText } from '../../../src/approval/messages.ts';
-import { SPAWN_SUBAGENT_DESCRIPTION, SPAWN_SUBAGENT_PARAMETERS } from '../../../src/tools/subagent/messages.ts';
-import { type AgentHarness, createAgentHarness, toolNamesIn, toolResultIn } from '../../helpers/agent-harness.ts';
+import {
+  SPAWN_SUBAGENT_DESCRIPTION,
+  SPAWN_SUBAGENT_PARAMETERS,
+} from '../../../src/tools/subagent/messages.ts';
+import { toolNamesOf, toolResultsOf } from '../../fakes/model-requests.ts';
+import { type AgentHarness, createAgentHarness, toolResultIn } from '../../helpers/agent-harness.ts';
 
 const TOML = `
 [providers.models.custom.fake]
@@ -71,11 +75,14 @@ describe('spawn_subagent', () => {
   it('is offered with the exact description and schema', async () => {
     h.server.script([{ text: 'ok' }]);
     await h.turn('main', 'hi');
-    const tool = h.server.requests[0]!.body.tools?.find(
+    const tool = (h.server.requests[0]!.body.tools ?? []).find(
       (t) => (t.function as { name: string }).name === 'spawn_subagent',
     );
-    expect((tool?.function as { description: string }).description).toBe(SPAWN_SUBAGENT_DESCRIPTION);
-    expect((tool?.function as { parameters: unknown }).parameters).toEqual(SPAWN_SUBAGENT_PARAMETERS);
+    expect(tool?.function).toEqual({
+      name: 'spawn_subagent',
+      description: SPAWN_SUBAGENT_DESCRIPTION,
+      parameters: SPAWN_SUBAGENT_PARAMETERS,
+    });
   });
 
   it('runs an isolated child of the same agent and returns only its final text', async () => {
@@ -89,30 +96,32 @@ describe('spawn_subagent', () => {
     expect(res.text).toBe('parent done');
     // the child saw the system prompt and only the trimmed prompt, never the parent's conversation
     expect(userText(1)).toEqual(['research the thing']);
-    const childTools = toolNamesIn(h.server.requests[1]!.body);
+    const childTools = toolNamesOf(h.server.requests[1]!);
     expect(childTools).toContain('spawn_subagent');
     expect(childTools).not.toContain('model_switch');
     expect(h.server.requests[1]!.body.temperature).toBe(0.3);
     // the parent gets exactly the child's final text; the child's tool calls never enter its history
-    const parentNext = h.server.requests[3]!.body;
+    const parentNext = h.server.requests[3]!;
     expect(toolResultIn(parentNext, 's1')).toBe('child answer');
-    expect(JSON.stringify(parentNext.messages)).not.toContain('child fact');
+    expect(JSON.stringify(parentNext.body.messages)).not.toContain('child fact');
   });
 
   it('says so when the child answers with nothing', async () => {
     h.server.script([{ toolCalls: [spawn('s2', 'x')] }, { text: '   ' }, { text: 'ok' }]);
     await h.turn('main', 'go');
-    expect(toolResultIn(h.server.requests[2]!.body, 's2')).toBe('subagent completed without output');
+    expect(toolResultIn(h.server.requests[2]!, 's2')).toBe('subagent completed without output');
   });
 
   it('refuses a missing or blank prompt before anything else', async () => {
     h.server.script([
-      { toolCalls: [spawn('p1', '   '), { id: 'p2', name: 'spawn_subagent', arguments: {} }, spawn('p3', 42)] },
+      {
+        toolCalls: [spawn('p1', '   '), { id: 'p2', name: 'spawn_subagent', arguments: {} }, spawn('p3', 42)],
+      },
       { text: 'ok' },
     ]);
     await h.turn('main', 'go');
     for (const id of ['p1', 'p2', 'p3']) {
-      expect(toolResultIn(h.server.requests[1]!.body, id)).toBe("Error: Missing or empty 'prompt' parameter");
+      expect(toolResultIn(h.server.requests[1]!, id)).toBe("Error: Missing or empty 'prompt' parameter");
     }
   });
 
@@ -124,7 +133,7 @@ describe('spawn_subagent', () => {
       { text: 'ok' },
     ]);
     await h.turn('main', 'go');
-    expect(toolResultIn(h.server.requests[2]!.body, 'inner')).toBe(
+    expect(toolResultIn(h.server.requests[2]!, 'inner')).toBe(
       'Error: spawn_subagent: a subagent may not spawn its own subagents (depth-1 cap)',
     );
   });
@@ -137,8 +146,10 @@ describe('spawn_subagent', () => {
         : undefined,
     );
     await h.turn('main', 'go');
-    const last = h.server.requests.at(-1)!.body;
-    expect(toolResultIn(last, 's4')).toBe('Error: subagent run failed: Agent exceeded maximum tool iterations (3)');
+    const last = h.server.requests.at(-1)!;
+    expect(toolResultIn(last, 's4')).toBe(
+      'Error: subagent run failed: Agent exceeded maximum tool iterations (3)',
+    );
   });
 
   it('shares the tree budget: a child cannot take the root’s last slot', async () => {
@@ -146,7 +157,7 @@ describe('spawn_subagent', () => {
     const res = await h.turn('budget', 'go');
     expect(res.text).toBe('root final without tools');
     expect(h.server.requests).toHaveLength(2); // the child never reached the model
-    expect(toolResultIn(h.server.requests[1]!.body, 'b1')).toBe(
+    expect(toolResultIn(h.server.requests[1]!, 'b1')).toBe(
       'Error: subagent run failed: execution-tree iteration budget exhausted',
     );
     expect(h.server.requests[1]!.body.tools ?? []).toEqual([]);
@@ -156,19 +167,21 @@ describe('spawn_subagent', () => {
   it('passes the approval gate first: a supervised profile without auto_approve is denied by runtime', async () => {
     h.server.script([{ toolCalls: [spawn('a1', 'x')] }, { text: 'ok' }]);
     await h.turn('asker', 'go');
-    expect(toolResultIn(h.server.requests[1]!.body, 'a1')).toBe(`Error: ${runtimeDenialText('spawn_subagent')}`);
+    expect(toolResultIn(h.server.requests[1]!, 'a1')).toBe(`Error: ${runtimeDenialText('spawn_subagent')}`);
   });
 
   it('refuses in read-only mode and when the action budget is exhausted', async () => {
     h.server.script([{ toolCalls: [spawn('r1', 'x')] }, { text: 'ok' }]);
     await h.turn('reader', 'go');
-    expect(toolResultIn(h.server.requests[1]!.body, 'r1')).toBe(
+    expect(toolResultIn(h.server.requests[1]!, 'r1')).toBe(
       "Error: Security policy: read-only mode, cannot perform 'spawn_subagent'",
     );
     h.server.reset();
     h.server.script([{ toolCalls: [spawn('r2', 'x')] }, { text: 'ok' }]);
     await h.turn('broke', 'go');
-    expect(toolResultIn(h.server.requests[1]!.body, 'r2')).toBe('Error: Rate limit exceeded: action budget exhausted');
+    expect(toolResultIn(h.server.requests[1]!, 'r2')).toBe(
+      'Error: Rate limit exceeded: action budget exhausted',
+    );
   });
 
   it('runs parallel children concurrently and returns each result on its own call id, in order', async () => {
@@ -185,9 +198,9 @@ describe('spawn_subagent', () => {
     // Both children are at the model before either answers: they run concurrently.
     await h.server.waitForRequests(3, 2500);
     await turn;
-    const last = h.server.requests.at(-1)!.body;
+    const last = h.server.requests.at(-1)!;
     expect([toolResultIn(last, 'x1'), toolResultIn(last, 'x2')].sort()).toEqual(['child 1', 'child 2']);
-    const order = (last.messages ?? []).filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
+    const order = toolResultsOf(last).map((r) => r.toolCallId);
     expect(order).toEqual(['x1', 'x2']);
   });
 
@@ -207,7 +220,13 @@ describe('spawn_subagent', () => {
       });
     }
     const record = await h.services.tasks.get(runId);
-    expect(record).toMatchObject({ kind: 'subagent', agent: 'main', chain: ['main'], status: 'completed', depth: 1 });
+    expect(record).toMatchObject({
+      kind: 'subagent',
+      agent: 'main',
+      chain: ['main'],
+      status: 'completed',
+      depth: 1,
+    });
     expect(record?.output).toBe('child text');
     expect(await h.services.history.load('main', `subagent-${runId}`)).toHaveLength(2);
   });

@@ -5,6 +5,8 @@ import { testRedis } from '../../helpers/redis.ts';
 const [prefix, rootRunId, count] = process.argv.slice(2);
 const redis = testRedis();
 const budget = createTreeBudget(redis, prefix!);
-const results = await Promise.all(Array.from({ length: Number(count) }, () => budget.reserveChild(rootRunId!)));
+const results = await Promise.all(
+  Array.from({ length: Number(count) }, () => budget.reserveChild(rootRunId!)),
+);
 process.stdout.write(String(results.filter(Boolean).length));
 await redis.quit();

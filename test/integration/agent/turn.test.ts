@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runtimeDenialText } from '../../../src/approval/messages.ts';
-import { type AgentHarness, createAgentHarness, toolNamesIn, toolResultIn } from '../../helpers/agent-harness.ts';
+import { systemPromptOf, toolNamesOf, transcriptOf } from '../../fakes/model-requests.ts';
+import { type AgentHarness, createAgentHarness, toolResultIn } from '../../helpers/agent-harness.ts';
 
 const TOML = `
 [providers.models.custom.fake]
@@ -23,6 +24,8 @@ allowed_tools = ["file_read", "file_write"]
 [runtime_profiles.default]
 max_tool_iterations = 3
 parallel_tools = false
+
+[runtime_profiles.short-results]
 max_tool_result_chars = 40
 
 [runtime_profiles.tiny-tree]
@@ -32,6 +35,11 @@ max_execution_tree_iterations = 1
 model_provider = "custom.fake"
 risk_profile = "default"
 runtime_profile = "default"
+
+[agents.short]
+model_provider = "custom.fake"
+risk_profile = "default"
+runtime_profile = "short-results"
 
 [agents.limited]
 model_provider = "custom.fake"
@@ -55,13 +63,22 @@ describe('a top-level turn', () => {
     h.server.script([{ text: 'hello there' }]);
     const res = await h.turn('main', 'hi');
     expect(res.text).toBe('hello there');
-    const body = h.server.requests[0]!.body;
-    const system = String((body.messages?.[0] as { content?: unknown }).content);
+    const first = h.server.requests[0]!;
+    const system = systemPromptOf(first);
     expect(system).toContain('## Tools');
     expect(system).toContain('## CRITICAL CONTEXT: CURRENT DATE');
     expect(system).not.toMatch(/CURRENT DATE & TIME|Time:|ISO 8601:/);
-    expect(toolNamesIn(body).sort()).toEqual(
-      ['file_read', 'file_write', 'memory_forget', 'memory_recall', 'memory_store', 'model_switch', 'shell', 'spawn_subagent'].sort(),
+    expect(toolNamesOf(first).sort()).toEqual(
+      [
+        'file_read',
+        'file_write',
+        'memory_forget',
+        'memory_recall',
+        'memory_store',
+        'model_switch',
+        'shell',
+        'spawn_subagent',
+      ].sort(),
     );
   });
 
@@ -74,17 +91,16 @@ describe('a top-level turn', () => {
     const res = await h.turn('main', 'write then read');
     expect(res.text).toBe('done');
     expect(readFileSync(join(h.dataDir, 'workspaces', 'main', 'notes', 'a.txt'), 'utf8')).toBe('alpha');
-    expect(toolResultIn(h.server.requests[2]!.body, 'r1')).toBe('alpha');
+    expect(toolResultIn(h.server.requests[2]!, 'r1')).toBe('alpha');
   });
 
   it('keeps the conversation history per session in Redis', async () => {
     h.server.script([{ text: 'first answer' }, { text: 'second answer' }]);
     await h.turn('main', 'first question', { session: 'history-1' });
     await h.turn('main', 'second question', { session: 'history-1' });
-    const contents = (h.server.requests[1]!.body.messages ?? []).map((m) => m.content);
-    expect(contents).toContain('first question');
-    expect(contents).toContain('first answer');
-    expect(contents.at(-1)).toBe('second question');
+    expect(transcriptOf(h.server.requests[1]!)).toBe(
+      'user: first question\nassistant: first answer\nuser: second question',
+    );
   });
 
   it('reports unknown tools, malformed JSON, invalid arguments and duplicates as tool errors', async () => {
@@ -105,49 +121,67 @@ describe('a top-level turn', () => {
       { text: 'ok' },
     ]);
     await h.turn('main', 'go');
-    const second = h.server.requests[1]!.body;
+    const second = h.server.requests[1]!;
     expect(toolResultIn(second, 'u1')).toMatch(/^Error: Unknown tool 'no_such_tool'\. Available tools: /);
-    expect(toolResultIn(second, 'j1')).toBe("Error: Invalid arguments for tool 'file_read': arguments are not valid JSON");
+    expect(toolResultIn(second, 'j1')).toBe(
+      "Error: Invalid arguments for tool 'file_read': arguments are not valid JSON",
+    );
     expect(toolResultIn(second, 'v1')).toMatch(/^Error: Invalid arguments for tool 'file_read': path: /);
-    const third = h.server.requests[2]!.body;
+    const third = h.server.requests[2]!;
     expect(toolResultIn(third, 'd2')).toBe(
       "Error: Skipped duplicate tool call 'memory_store' with identical arguments in this turn.",
     );
   });
 
   it('denies by runtime a call that needs an operator when nobody can be asked', async () => {
-    h.server.script([{ toolCalls: [{ id: 'f1', name: 'memory_forget', arguments: { key: 'k' } }] }, { text: 'ok' }]);
+    h.server.script([
+      { toolCalls: [{ id: 'f1', name: 'memory_forget', arguments: { key: 'k' } }] },
+      { text: 'ok' },
+    ]);
     await h.turn('main', 'forget');
-    expect(toolResultIn(h.server.requests[1]!.body, 'f1')).toBe(`Error: ${runtimeDenialText('memory_forget')}`);
-    expect(h.logs.some((l) => l.denied_by_runtime === true && typeof l.operator_hint === 'string')).toBe(true);
+    expect(toolResultIn(h.server.requests[1]!, 'f1')).toBe(`Error: ${runtimeDenialText('memory_forget')}`);
+    expect(h.logs.some((l) => l.denied_by_runtime === true && typeof l.operator_hint === 'string')).toBe(
+      true,
+    );
   });
 
   it('asks the approver when there is one, and "Denied by user." on a deny', async () => {
-    h.server.script([{ toolCalls: [{ id: 'f2', name: 'memory_forget', arguments: { key: 'k' } }] }, { text: 'ok' }]);
+    h.server.script([
+      { toolCalls: [{ id: 'f2', name: 'memory_forget', arguments: { key: 'k' } }] },
+      { text: 'ok' },
+    ]);
     await h.turn('main', 'forget', { asker: { ask: async () => 'deny' } });
-    expect(toolResultIn(h.server.requests[1]!.body, 'f2')).toBe('Error: Denied by user.');
+    expect(toolResultIn(h.server.requests[1]!, 'f2')).toBe('Error: Denied by user.');
   });
 
   it('truncates long tool output at max_tool_result_chars', async () => {
     h.server.script([
-      { toolCalls: [{ id: 'w2', name: 'file_write', arguments: { path: 'long.txt', content: 'x'.repeat(100) } }] },
+      {
+        toolCalls: [
+          { id: 'w2', name: 'file_write', arguments: { path: 'long.txt', content: 'x'.repeat(100) } },
+        ],
+      },
       { toolCalls: [{ id: 'r2', name: 'file_read', arguments: { path: 'long.txt' } }] },
       { text: 'ok' },
     ]);
-    await h.turn('main', 'read long');
-    expect(toolResultIn(h.server.requests[2]!.body, 'r2')).toBe(`${'x'.repeat(40)}\n[… 60 characters truncated]`);
+    await h.turn('short', 'read long');
+    expect(toolResultIn(h.server.requests[2]!, 'r2')).toBe(`${'x'.repeat(40)}\n[… 60 characters truncated]`);
   });
 
   it('fails after max_tool_iterations model requests', async () => {
-    h.server.respond(() => ({ toolCalls: [{ name: 'memory_recall', arguments: { query: String(Math.random()) } }] }));
-    await expect(h.turn('main', 'loop forever')).rejects.toThrow('Agent exceeded maximum tool iterations (3)');
+    h.server.respond(() => ({
+      toolCalls: [{ name: 'memory_recall', arguments: { query: String(Math.random()) } }],
+    }));
+    await expect(h.turn('main', 'loop forever')).rejects.toThrow(
+      'Agent exceeded maximum tool iterations (3)',
+    );
     expect(h.server.requests).toHaveLength(3);
   });
 
   it('offers only the tools the risk profile admits', async () => {
     h.server.script([{ text: 'ok' }]);
     await h.turn('limited', 'hi');
-    expect(toolNamesIn(h.server.requests[0]!.body).sort()).toEqual(['file_read', 'file_write']);
+    expect(toolNamesOf(h.server.requests[0]!).sort()).toEqual(['file_read', 'file_write']);
   });
 
   it('with a tree budget of 1 the root answers without tools', async () => {
