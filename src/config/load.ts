@@ -45,7 +45,7 @@ export interface LoadOptions {
 type Env = Record<string, string | undefined>;
 
 /** `--config`, else `BATON_CONFIG`, else `./baton.toml`. */
-export function resolveConfigPath(cliPath: string | undefined, env: Env): string {
+export function resolveConfigPath(cliPath?: string, env: Env = process.env): string {
   if (cliPath !== undefined && cliPath !== '') return cliPath;
   const fromEnv = env.BATON_CONFIG;
   return fromEnv !== undefined && fromEnv !== '' ? fromEnv : './baton.toml';
@@ -86,7 +86,7 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
 
   const interpolation = interpolate(document, env);
   const doc = isTable(interpolation.value) ? interpolation.value : {};
-  const diagnostics: Diagnostic[] = [...checkSchemaVersion(doc), ...interpolation.diagnostics];
+  let diagnostics: Diagnostic[] = [...checkSchemaVersion(doc), ...interpolation.diagnostics];
 
   for (const key of Object.keys(doc)) {
     if (!TOP_LEVEL_KEYS.has(key)) {
@@ -97,6 +97,7 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
 
   const shaped = shapeSections(doc, diagnostics);
   diagnostics.push(...checkRules(doc));
+  diagnostics = prune(diagnostics, interpolation.diagnostics);
 
   const broken = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => sectionOf(d.path)));
   const fatal = [...broken].some((s) => FATAL_SECTIONS.has(s));
@@ -192,6 +193,25 @@ function withoutBroken(shaped: Shaped, broken: ReadonlySet<string>): SectionData
     peer_groups: pick('peer_groups', s.peer_groups, shaped.peer_groups),
     cron: pick('cron', s.cron, shaped.cron),
   };
+}
+
+/**
+ * Two kinds of noise removed before sections are judged:
+ * - an unknown key is ignored, so an unset variable inside it is not an error (a ZeroClaw file may still
+ *   reference its own secrets under, say, `[memory]`);
+ * - a value whose variable is unset is reported once, not again by the shape check of its `${NAME}` text.
+ */
+function prune(diagnostics: Diagnostic[], interpolationErrors: readonly Diagnostic[]): Diagnostic[] {
+  const ignored = diagnostics.filter((d) => d.message === unknownKey(d.path)).map((d) => d.path);
+  const under = (path: string): boolean =>
+    ignored.some((root) => path === root || path.startsWith(`${root}.`) || path.startsWith(`${root}[`));
+  const unset = new Set(interpolationErrors.map((d) => d.path));
+  const fromInterpolation = new Set(interpolationErrors);
+  return diagnostics.filter((d) => {
+    if (d.severity === 'warning') return true;
+    if (under(d.path)) return false;
+    return fromInterpolation.has(d) || !unset.has(d.path);
+  });
 }
 
 /** Interpolated values are secrets and never appear in a diagnostic (§2), whatever text embeds them. */

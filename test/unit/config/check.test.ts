@@ -1,3 +1,4 @@
+// Tests: `baton config check` output and exit codes, config path resolution, file loading.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

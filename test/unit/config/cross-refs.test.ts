@@ -1,3 +1,4 @@
+// Tests: delegates entry forms (config.md §9.1) and the §16 cross-reference errors in order.
 import { describe, expect, it } from 'vitest';
 import { configOf, errors, load } from './load-helper.ts';
 

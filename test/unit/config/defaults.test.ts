@@ -1,3 +1,4 @@
+// Tests: every default of config.md applied by the loader, and cron schedule forms.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_AUTO_APPROVE } from '../../../src/config/index.ts';
 import { BASE_DIR, configOf, errors, load, MINIMAL, warnings } from './load-helper.ts';

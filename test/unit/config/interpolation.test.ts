@@ -1,3 +1,4 @@
+// Tests: ${NAME} secret interpolation (config.md §2) and redaction of secrets in diagnostics.
 import { describe, expect, it } from 'vitest';
 import { configOf, errors, load, MINIMAL, messages } from './load-helper.ts';
 
@@ -76,5 +77,26 @@ model_provider = "\${LEVEL}"
     expect(messages(r)).toContain(
       `Invalid config at 'risk_profiles.q.level': expected one of "readonly", "supervised", "full", found "[redacted]"`,
     );
+  });
+});
+
+describe('interpolation next to other checks', () => {
+  it('ignores an unset variable under an unknown key', () => {
+    const r = load(
+      `${MINIMAL}\n[memory]\napi_key = "\${EMBEDDINGS_KEY}"\n[channels.matrix.x]\ntoken = "\${MATRIX}"\n`,
+    );
+    expect(messages(r)).toEqual([
+      "Unknown config key 'memory' (ignored)",
+      "Unknown config key 'channels.matrix' (ignored)",
+    ]);
+    expect(r.droppedSections).toEqual([]);
+  });
+
+  it('reports an unset variable once, not again as a wrong value', () => {
+    const r = load(`${MINIMAL}\n[risk_profiles.q]\nlevel = "\${LEVEL}"\n`);
+    expect(errors(r)[0]).toBe(
+      "Invalid config at 'risk_profiles.q.level': environment variable LEVEL is not set",
+    );
+    expect(errors(r).filter((e) => e.includes("'risk_profiles.q.level'"))).toHaveLength(1);
   });
 });

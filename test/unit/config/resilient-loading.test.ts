@@ -1,3 +1,4 @@
+// Tests: dropping bad sections, fail-closed cascades and fatal sections (config.md §4).
 import { describe, expect, it } from 'vitest';
 import { configOf, errors, load, MINIMAL } from './load-helper.ts';
 

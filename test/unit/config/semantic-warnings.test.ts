@@ -1,3 +1,4 @@
+// Tests: the semantic warnings of config.md §9–§16, approver_channel liveness included.
 import { describe, expect, it } from 'vitest';
 import { configOf, errors, load, warnings } from './load-helper.ts';
 

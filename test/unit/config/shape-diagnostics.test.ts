@@ -1,3 +1,4 @@
+// Tests: unknown-key, type, value and conditional-requirement diagnostics (config.md §3, §5, §8–§15).
 import { describe, expect, it } from 'vitest';
 import { configOf, errors, load, MINIMAL, messages, warnings } from './load-helper.ts';
 

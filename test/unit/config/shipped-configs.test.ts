@@ -1,3 +1,4 @@
+// Tests: config/baton.example.toml and config/baton.toml load clean.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { liveChannelKeys, reachableTargets } from '../../../src/config/index.ts';

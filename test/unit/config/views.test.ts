@@ -1,3 +1,4 @@
+// Tests: derived views (reachableTargets per delegate.md §4, profiles, providers, live channels).
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_RUNTIME_PROFILE,
