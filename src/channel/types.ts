@@ -1,0 +1,74 @@
+// The channel contract: what adapters hand to the runtime (InboundEvent) and what they must send.
+import { z } from 'zod';
+
+/** `<type>.<alias>:<chat>:<thread>` (thread empty when none): the conversation's stable id. */
+export function conversationId(channel: string, chat: string, thread?: string): string {
+  return `${channel}:${chat}:${thread ?? ''}`;
+}
+
+export const recipientSchema = z.object({
+  /** Channel key `<type>.<alias>`. */
+  channel: z.string().min(1),
+  /** Native chat id (Telegram chat id, Discord channel id, Slack channel id, local chat name). */
+  chat: z.string().min(1),
+  thread: z.string().min(1).optional(),
+});
+export type Recipient = z.infer<typeof recipientSchema>;
+
+export const inboundMessageSchema = z.object({
+  kind: z.literal('message'),
+  channel: z.string().min(1),
+  /** The platform's id for this event; dedupe key together with the channel. */
+  eventId: z.string().min(1),
+  chat: z.string().min(1),
+  thread: z.string().min(1).optional(),
+  sender: z.object({ id: z.string().min(1), username: z.string().optional() }),
+  text: z.string(),
+  /** Direct message (not a group, guild channel or Slack channel). */
+  isDirect: z.boolean(),
+  /** The bot was mentioned or replied to (mention_only). */
+  addressedToBot: z.boolean().default(false),
+  receivedAt: z.string(),
+});
+export type InboundMessage = z.infer<typeof inboundMessageSchema>;
+
+export const inboundEventSchema = z.discriminatedUnion('kind', [inboundMessageSchema]);
+export type InboundEvent = z.infer<typeof inboundEventSchema>;
+
+export const outboundMessageSchema = z.object({ text: z.string() });
+export type OutboundMessage = z.infer<typeof outboundMessageSchema>;
+
+export interface MessageRef {
+  channel: string;
+  chat: string;
+  messageId: string;
+}
+
+/** Why an event was not enqueued; an accepted event is `{ accepted: true }`. */
+export type ReceiveResult =
+  | { accepted: true; conversation: string }
+  | { accepted: false; reason: 'invalid' | 'duplicate' | 'unauthorised' | 'no_agent' | 'not_addressed'; detail?: string };
+
+export interface ChannelHost {
+  receive(event: unknown): Promise<ReceiveResult>;
+}
+
+/** A platform rejected a send for now; retry after `retryAfterMs`. */
+export class ChannelRateLimitError extends Error {
+  override readonly name = 'ChannelRateLimitError';
+  readonly retryAfterMs: number;
+  constructor(retryAfterMs: number, message = `rate limited; retry after ${retryAfterMs} ms`) {
+    super(message);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+export interface ChannelAdapter {
+  /** Registry key `<type>.<alias>`, e.g. `telegram.ops`. */
+  readonly key: string;
+  /** Longest text one platform message may carry; longer replies are chunked. */
+  readonly maxMessageLength: number;
+  start(host: ChannelHost): Promise<void>;
+  stop(): Promise<void>;
+  send(to: Recipient, msg: OutboundMessage): Promise<MessageRef>;
+}

@@ -1,0 +1,48 @@
+// Cancellation across processes: aborts are published on Redis pub/sub and applied by whoever runs the work.
+import type { Redis } from 'ioredis';
+import type { Logger } from '../core/logger.ts';
+
+export type AbortKind = 'session' | 'task';
+
+export interface AbortBus {
+  /** Makes `controller` abort when an abort for (kind, id) is published anywhere; returns the unregister function. */
+  register(kind: AbortKind, id: string, controller: AbortController): () => void;
+  /** Publishes an abort; every process holding that work aborts it. */
+  publish(kind: AbortKind, id: string, reason?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `subscriber` must be a dedicated connection (a subscribed ioredis client can run nothing else). */
+export function createAbortBus(publisher: Redis, subscriber: Redis, prefix: string, logger: Logger): AbortBus {
+  const channel = `${prefix}:aborts`;
+  const local = new Map<string, Set<AbortController>>();
+  const ready = subscriber.subscribe(channel);
+  subscriber.on('message', (ch: string, raw: string) => {
+    if (ch !== channel) return;
+    try {
+      const msg = JSON.parse(raw) as { kind: AbortKind; id: string; reason?: string };
+      for (const c of local.get(`${msg.kind}:${msg.id}`) ?? []) c.abort(new Error(msg.reason ?? 'Cancelled'));
+    } catch (err) {
+      logger.warn({ err }, 'ignored a malformed abort message');
+    }
+  });
+  return {
+    register(kind, id, controller) {
+      const key = `${kind}:${id}`;
+      const set = local.get(key) ?? new Set();
+      set.add(controller);
+      local.set(key, set);
+      return () => {
+        set.delete(controller);
+        if (set.size === 0) local.delete(key);
+      };
+    },
+    async publish(kind, id, reason) {
+      await ready;
+      await publisher.publish(channel, JSON.stringify({ kind, id, reason }));
+    },
+    async close() {
+      await subscriber.unsubscribe(channel).catch(() => {});
+    },
+  };
+}
