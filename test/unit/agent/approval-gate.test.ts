@@ -7,12 +7,14 @@ const none = new Set<string>();
 
 describe('approval requirement order (approvals.md §2)', () => {
   it('readonly is never prompted, even for always_ask tools', () => {
-    expect(evaluateRequirement({ ...base, autonomy: 'readonly', alwaysAsk: ['shell'] }, 'shell', true, none)).toBe(
-      'not_required',
-    );
+    expect(
+      evaluateRequirement({ ...base, autonomy: 'readonly', alwaysAsk: ['shell'] }, 'shell', true, none),
+    ).toBe('not_required');
   });
   it('always_ask prompts even at level full, and "*" matches every tool', () => {
-    expect(evaluateRequirement({ ...base, autonomy: 'full', alwaysAsk: ['shell'] }, 'shell', true, none)).toBe('prompt');
+    expect(
+      evaluateRequirement({ ...base, autonomy: 'full', alwaysAsk: ['shell'] }, 'shell', true, none),
+    ).toBe('prompt');
     expect(evaluateRequirement({ ...base, alwaysAsk: ['*'] }, 'file_read', true, none)).toBe('prompt');
   });
   it('full approves what always_ask does not name', () => {

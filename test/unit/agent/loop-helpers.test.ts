@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, createDuplicateGuard, duplicateCallText } from '../../../src/agent/duplicate-guard.ts';
+import {
+  canonicalJson,
+  createDuplicateGuard,
+  duplicateCallText,
+} from '../../../src/agent/duplicate-guard.ts';
 import { modelVisibleText, truncateToolText } from '../../../src/agent/tool-result-text.ts';
 
 describe('duplicate-call guard (subagents.md §9)', () => {
@@ -18,7 +22,9 @@ describe('duplicate-call guard (subagents.md §9)', () => {
     }
   });
   it('has the exact skip text', () => {
-    expect(duplicateCallText('shell')).toBe("Skipped duplicate tool call 'shell' with identical arguments in this turn.");
+    expect(duplicateCallText('shell')).toBe(
+      "Skipped duplicate tool call 'shell' with identical arguments in this turn.",
+    );
   });
   it('canonical JSON sorts keys at every level', () => {
     expect(canonicalJson({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
@@ -29,7 +35,9 @@ describe('what the model sees of a tool result', () => {
   it('is the output on success and "Error: <error>" on failure, after the output and a blank line', () => {
     expect(modelVisibleText({ success: true, output: 'hi', error: null })).toBe('hi');
     expect(modelVisibleText({ success: false, output: '', error: 'boom' })).toBe('Error: boom');
-    expect(modelVisibleText({ success: false, output: 'partial', error: 'boom' })).toBe('partial\n\nError: boom');
+    expect(modelVisibleText({ success: false, output: 'partial', error: 'boom' })).toBe(
+      'partial\n\nError: boom',
+    );
   });
   it('truncates past max_tool_result_chars with the characters-truncated marker', () => {
     expect(truncateToolText('abcdef', undefined)).toBe('abcdef');
