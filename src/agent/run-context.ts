@@ -1,6 +1,7 @@
 // RunContext: everything one agent run (root turn, subagent, delegated child) carries down its tool calls.
 import type { Redis } from 'ioredis';
 import type { ApprovalGate } from '../approval/types.ts';
+import type { Recipient } from '../channel/types.ts';
 import type { BatonConfig, RuntimeProfile } from '../config/types.ts';
 import type { TaskRecords } from '../control-plane/task-records.ts';
 import type { Logger } from '../core/logger.ts';
@@ -54,8 +55,8 @@ export interface RunContext {
   memoryAllowlist: string[];
   /** Model provider reference in effect (may change through model_switch on top-level runs). */
   providerRef: string;
-  /** Channel key the turn came from, if any (its excluded_tools apply). */
-  originChannel: string | undefined;
+  /** The chat the turn came from, if any: its channel's excluded_tools apply, and it is the originating chat. */
+  origin: Recipient | undefined;
   gate: ApprovalGate;
   /** Builds a fresh gate like this run's (same approver path) for a child that inherits it. */
   createGate(policy: SecurityPolicy): ApprovalGate;

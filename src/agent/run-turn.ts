@@ -1,5 +1,6 @@
 // A top-level turn: one inbound message (channel, API, one-shot CLI) to one agent, as an execution-tree root.
 import { type ApprovalAsker, createApprovalGate } from '../approval/gate.ts';
+import type { Recipient } from '../channel/types.ts';
 import { runtimeProfileFor } from '../config/views.ts';
 import { newRunId } from '../core/ids.ts';
 import { withRunScope } from '../core/logger.ts';
@@ -18,7 +19,8 @@ export interface TurnRequest {
   message: string;
   /** Idempotency key for history writes; a redelivered turn is recorded once. Defaults to the run id. */
   turnId?: string;
-  originChannel?: string;
+  /** The chat the message came from (channel turns). */
+  origin?: Recipient;
   /** Who answers approval prompts; null makes the gate non-interactive. */
   asker: ApprovalAsker | null;
   signal: AbortSignal;
@@ -64,7 +66,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     budgetRootId: budgetSize !== undefined ? runId : null,
     memoryAllowlist: [...new Set([...agent.workspace.read_memory_from, agent.alias])],
     providerRef: (await services.sessionModels.get(agent.alias, req.sessionKey)) ?? agent.model_provider,
-    originChannel: req.originChannel,
+    origin: req.origin,
     gate: createGate(policy),
     createGate,
     signal: req.signal,

@@ -47,7 +47,11 @@ export interface MessageRef {
 /** Why an event was not enqueued; an accepted event is `{ accepted: true }`. */
 export type ReceiveResult =
   | { accepted: true; conversation: string }
-  | { accepted: false; reason: 'invalid' | 'duplicate' | 'unauthorised' | 'no_agent' | 'not_addressed'; detail?: string };
+  | {
+      accepted: false;
+      reason: 'invalid' | 'duplicate' | 'unauthorised' | 'no_agent' | 'not_addressed';
+      detail?: string;
+    };
 
 export interface ChannelHost {
   receive(event: unknown): Promise<ReceiveResult>;
@@ -71,4 +75,9 @@ export interface ChannelAdapter {
   start(host: ChannelHost): Promise<void>;
   stop(): Promise<void>;
   send(to: Recipient, msg: OutboundMessage): Promise<MessageRef>;
+}
+
+/** Where workers put replies: the outbox of the channel that will send them (idempotent per key). */
+export interface OutboxWriter {
+  enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string): Promise<void>;
 }

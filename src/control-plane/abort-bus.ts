@@ -13,7 +13,12 @@ export interface AbortBus {
 }
 
 /** `subscriber` must be a dedicated connection (a subscribed ioredis client can run nothing else). */
-export function createAbortBus(publisher: Redis, subscriber: Redis, prefix: string, logger: Logger): AbortBus {
+export function createAbortBus(
+  publisher: Redis,
+  subscriber: Redis,
+  prefix: string,
+  logger: Logger,
+): AbortBus {
   const channel = `${prefix}:aborts`;
   const local = new Map<string, Set<AbortController>>();
   const ready = subscriber.subscribe(channel);

@@ -50,8 +50,8 @@ export function buildToolSet(run: RunContext, opts: ToolSetOptions = {}): ToolRe
     run.policy,
   );
   names = intersectAllowlist(names, opts.allowlist);
-  const channelExcluded = run.originChannel
-    ? (run.services.config.channels[run.originChannel]?.excluded_tools ?? [])
+  const channelExcluded = run.origin
+    ? (run.services.config.channels[run.origin.channel]?.excluded_tools ?? [])
     : [];
   const removed = new Set([...channelExcluded, ...(opts.remove ?? [])]);
   if (run.isSubagent) removed.add('model_switch');

@@ -8,6 +8,7 @@ import type { RuntimeServices } from '../../src/agent/run-context.ts';
 import { runTurn, type TurnResult } from '../../src/agent/run-turn.ts';
 import { createRuntimeServices } from '../../src/agent/services.ts';
 import type { ApprovalAsker } from '../../src/approval/gate.ts';
+import type { Recipient } from '../../src/channel/types.ts';
 import { loadConfigText } from '../../src/config/index.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { toolResultsOf } from '../fakes/model-requests.ts';
@@ -30,7 +31,7 @@ export interface TurnOptions {
   session?: string;
   asker?: ApprovalAsker | null;
   signal?: AbortSignal;
-  originChannel?: string;
+  origin?: Recipient;
 }
 
 /**
@@ -74,7 +75,7 @@ export async function createAgentHarness(name: string, toml: string): Promise<Ag
         message,
         asker: opts.asker ?? null,
         signal: opts.signal ?? new AbortController().signal,
-        ...(opts.originChannel ? { originChannel: opts.originChannel } : {}),
+        ...(opts.origin ? { origin: opts.origin } : {}),
       }),
     async close() {
       await server.close();

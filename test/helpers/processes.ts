@@ -16,6 +16,8 @@ export function runScript(path: string, args: string[], env: Record<string, stri
       err += d;
     });
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${path} exited ${code}: ${err}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${path} exited ${code}: ${err}`)),
+    );
   });
 }

@@ -113,7 +113,7 @@ export function buildRunContext(opts: RunContextOptions): RunContext {
     budgetRootId: null,
     memoryAllowlist: opts.memoryAllowlist ?? [...(agent?.workspace.read_memory_from ?? []), agentAlias],
     providerRef: agent?.model_provider ?? '',
-    originChannel: undefined,
+    origin: undefined,
     gate,
     createGate: () => gate,
     signal: opts.signal ?? new AbortController().signal,
