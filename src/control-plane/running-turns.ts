@@ -1,5 +1,9 @@
 // Which sessions have a turn running right now, and where: read by the session-abort API.
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { loadRedisScript } from '../core/redis-script.ts';
+
+const clearRunningTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'clear-running-turn-1.lua'));
 
 export interface RunningTurns {
   markRunning(sessionKey: string, runId: string, workerId: string): Promise<void>;
@@ -15,8 +19,7 @@ export function createRunningTurns(redis: Redis, prefix: string): RunningTurns {
     },
     async markDone(sessionKey, runId) {
       // Only the run that marked it clears it (a later turn of the same session may already be running).
-      const cur = await redis.hget(key, sessionKey);
-      if (cur && (JSON.parse(cur) as { runId: string }).runId === runId) await redis.hdel(key, sessionKey);
+      await clearRunningTurn(redis, [key], [sessionKey, runId]);
     },
     async get(sessionKey) {
       const cur = await redis.hget(key, sessionKey);

@@ -1,0 +1,10 @@
+-- Clear a session's running-turn entry only if it still belongs to this run.
+-- KEYS[1] running-turns hash
+-- ARGV[1] session key, ARGV[2] run id
+-- Returns 1 when cleared, 0 otherwise.
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur and cjson.decode(cur).runId == ARGV[2] then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
