@@ -1,0 +1,62 @@
+// ChannelHost: validates an inbound event, applies mention_only, routing and peer authorisation, then enqueues it.
+import type { BatonConfig } from '../config/types.ts';
+import type { Logger } from '../core/logger.ts';
+import { isAuthorised } from './peer-authz.ts';
+import { routeAgent } from './routing.ts';
+import {
+  type ChannelHost,
+  conversationId,
+  type InboundMessage,
+  inboundEventSchema,
+  type ReceiveResult,
+} from './types.ts';
+
+/** Where accepted messages go: the conversation inbox plus a drain job (implemented in src/queue). */
+export interface TurnIngest {
+  accept(conversation: string, message: InboundMessage & { agent: string }): Promise<boolean>;
+  kick(conversation: string): Promise<void>;
+}
+
+export interface ChannelHostOptions {
+  config: BatonConfig;
+  ingest: TurnIngest;
+  logger: Logger;
+  /** Agent per channel key for channels that are not in the config (the local test channel). */
+  routes?: Record<string, string>;
+}
+
+export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
+  const { config, ingest, logger } = opts;
+  return {
+    async receive(raw): Promise<ReceiveResult> {
+      const parsed = inboundEventSchema.safeParse(raw);
+      if (!parsed.success) {
+        const detail = parsed.error.issues
+          .map((i) => `${i.path.join('.') || '(event)'}: ${i.message}`)
+          .join('; ');
+        logger.warn({ detail }, 'inbound event rejected: invalid');
+        return { accepted: false, reason: 'invalid', detail };
+      }
+      const event = parsed.data;
+      const channelCfg = config.channels[event.channel];
+      if (channelCfg?.mention_only && !event.isDirect && !event.addressedToBot) {
+        return { accepted: false, reason: 'not_addressed' };
+      }
+      const agent = opts.routes?.[event.channel] ?? routeAgent(config, event.channel);
+      if (!agent) return { accepted: false, reason: 'no_agent' };
+      if (!isAuthorised(config, event.channel, agent, event.sender)) {
+        logger.warn(
+          { channel: event.channel, user_id: event.sender.id, agent },
+          'inbound message from unauthorised peer',
+        );
+        return { accepted: false, reason: 'unauthorised' };
+      }
+      const conversation = conversationId(event.channel, event.chat, event.thread);
+      if (!(await ingest.accept(conversation, { ...event, agent }))) {
+        return { accepted: false, reason: 'duplicate' };
+      }
+      await ingest.kick(conversation);
+      return { accepted: true, conversation };
+    },
+  };
+}

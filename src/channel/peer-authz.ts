@@ -1,0 +1,36 @@
+// Who may talk to which agent on which channel: [peer_groups] (config.md §13).
+import type { BatonConfig } from '../config/types.ts';
+
+export interface PeerIdentity {
+  id: string;
+  username?: string | undefined;
+}
+
+function channelMatches(groupChannel: string, channelKey: string): boolean {
+  const g = groupChannel.trim();
+  return g === channelKey || (!g.includes('.') && channelKey.startsWith(`${g}.`));
+}
+
+const normalUsername = (u: string) => u.trim().replace(/^@/, '').toLowerCase();
+
+function peerMatches(entry: string, who: PeerIdentity): boolean {
+  const e = entry.trim();
+  if (e === '*') return true;
+  if (e === who.id) return true;
+  return who.username !== undefined && normalUsername(e) === normalUsername(who.username) && e !== '';
+}
+
+/** True when some peer group names this channel (exactly or by bare type), this agent, and this person. */
+export function isAuthorised(
+  config: BatonConfig,
+  channelKey: string,
+  agent: string,
+  who: PeerIdentity,
+): boolean {
+  return Object.values(config.peer_groups).some(
+    (g) =>
+      channelMatches(g.channel, channelKey) &&
+      g.agents.some((a) => a.trim() === agent) &&
+      g.external_peers.some((p) => peerMatches(p, who)),
+  );
+}

@@ -1,0 +1,67 @@
+// Sends a channel's outbox: chunking to the platform limit, per-chat pacing, retry_after, resumable chunks.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { chunkText } from '../channel/chunking.ts';
+import { type ChannelAdapter, ChannelRateLimitError } from '../channel/types.ts';
+import type { Logger } from '../core/logger.ts';
+import { workerOptions } from './connection.ts';
+import { outboxQueueName } from './names.ts';
+import type { OutboxJob } from './outbox.ts';
+
+export interface OutboxWorkerOptions {
+  adapter: ChannelAdapter;
+  redis: Redis;
+  redisUrl: string;
+  prefix: string;
+  logger: Logger;
+  /** `reply_min_interval_secs` of the channel, in ms. */
+  minIntervalMs: number;
+}
+
+/** Waits until this chat may receive another message, then claims the slot (one Redis SET NX PX per try). */
+async function pace(redis: Redis, key: string, intervalMs: number): Promise<void> {
+  if (intervalMs <= 0) return;
+  for (;;) {
+    if ((await redis.set(key, '1', 'PX', intervalMs, 'NX')) === 'OK') return;
+    const ttl = await redis.pttl(key);
+    await sleep(Math.max(ttl, 10));
+  }
+}
+
+export function startOutboxWorker(opts: OutboxWorkerOptions): { close(): Promise<void> } {
+  const { adapter, logger } = opts;
+  // Concurrency 1: a chat's messages leave in the order they were queued.
+  const worker: Worker<OutboxJob> = new Worker<OutboxJob>(
+    outboxQueueName(adapter.key),
+    async (job: Job<OutboxJob>) => {
+      const chunks = chunkText(job.data.text, adapter.maxMessageLength);
+      const done = typeof job.progress === 'number' ? job.progress : 0;
+      const paceKey = `${opts.prefix}:pace:${adapter.key}:${job.data.to.chat}`;
+      for (let i = done; i < chunks.length; i++) {
+        await pace(opts.redis, paceKey, opts.minIntervalMs);
+        try {
+          await adapter.send(job.data.to, { text: chunks[i]! });
+        } catch (err) {
+          if (err instanceof ChannelRateLimitError) {
+            logger.warn(
+              { channel: adapter.key, retry_after_ms: err.retryAfterMs },
+              'channel rate limited; pausing sends',
+            );
+            await worker.rateLimit(err.retryAfterMs);
+            throw Worker.RateLimitError();
+          }
+          throw err;
+        }
+        // Resumable: a retry after a crash or failure sends only the chunks not yet sent.
+        await job.updateProgress(i + 1);
+      }
+    },
+    workerOptions(opts.redisUrl, opts.prefix, 1),
+  );
+  worker.on('failed', (job, err) => {
+    logger.warn({ channel: adapter.key, job_id: job?.id, err: err.message }, 'outbox send failed');
+  });
+  worker.on('error', (err) => logger.warn({ err: err.message }, 'outbox worker error'));
+  return { close: () => worker.close() };
+}

@@ -1,0 +1,126 @@
+// Runs turns: a drain job takes its conversation's events in arrival order, one turn at a time.
+import { type Job, Worker } from 'bullmq';
+import type { RuntimeServices } from '../agent/run-context.ts';
+import { runTurn } from '../agent/run-turn.ts';
+import { EMPTY_ANSWER, TURN_ABORTED, turnFailed } from '../channel/messages.ts';
+import type { OutboxWriter, Recipient } from '../channel/types.ts';
+import type { AbortBus } from '../control-plane/abort-bus.ts';
+import type { RunningTurns } from '../control-plane/running-turns.ts';
+import { errorMessage } from '../core/errors.ts';
+import { workerOptions } from './connection.ts';
+import type { ConversationInbox, QueuedMessage } from './conversation-inbox.ts';
+import { TURNS_QUEUE } from './names.ts';
+import type { TurnQueue } from './turn-queue.ts';
+
+export interface TurnWorkerOptions {
+  services: RuntimeServices;
+  inbox: ConversationInbox;
+  turns: TurnQueue;
+  outbox: OutboxWriter;
+  abortBus: AbortBus;
+  running: RunningTurns;
+  redisUrl: string;
+  prefix: string;
+  concurrency: number;
+  /** Events one job drains before yielding to other conversations. */
+  maxEventsPerJob?: number;
+  /** BullMQ lock settings: how fast a crashed worker's conversation is picked up elsewhere. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+export interface TurnWorker {
+  /** Stops taking work; running turns get `graceMs` to finish, then are aborted and handed back. */
+  close(graceMs: number): Promise<void>;
+}
+
+type Outcome = 'settled' | 'handed_back';
+
+export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
+  const { services, inbox, logger } = { ...opts, logger: opts.services.logger };
+  const maxEvents = opts.maxEventsPerJob ?? 20;
+  const active = new Set<AbortController>();
+  let closing = false; // stop starting new events
+  let aborting = false; // grace is over: running turns are handed back
+
+  async function runEvent(conversation: string, event: QueuedMessage): Promise<Outcome> {
+    const turnId = `${event.channel}:${event.eventId}`;
+    const origin: Recipient = {
+      channel: event.channel,
+      chat: event.chat,
+      ...(event.thread ? { thread: event.thread } : {}),
+    };
+    const controller = new AbortController();
+    active.add(controller);
+    const unregister = opts.abortBus.register('session', conversation, controller);
+    await opts.running.markRunning(conversation, turnId, services.workerId);
+    let text: string;
+    try {
+      const res = await runTurn(services, {
+        agentAlias: event.agent,
+        sessionKey: conversation,
+        sender: `${event.channel}:${event.sender.id}`,
+        message: event.text,
+        turnId,
+        origin,
+        asker: null,
+        signal: controller.signal,
+      });
+      text = res.text.trim() ? res.text : EMPTY_ANSWER;
+    } catch (err) {
+      if (controller.signal.aborted && aborting) return 'handed_back';
+      text = controller.signal.aborted ? TURN_ABORTED : turnFailed(errorMessage(err));
+      if (!controller.signal.aborted) logger.warn({ err: errorMessage(err), conversation }, 'turn failed');
+    } finally {
+      unregister();
+      active.delete(controller);
+      await opts.running.markDone(conversation, turnId);
+    }
+    await opts.outbox.enqueue(origin, { text }, turnId);
+    return 'settled';
+  }
+
+  async function drain(job: Job<{ conversation: string }>): Promise<void> {
+    const { conversation } = job.data;
+    for (let n = 0; n < maxEvents && !closing; n++) {
+      const event = await inbox.head(conversation);
+      if (!event) return;
+      if ((await runEvent(conversation, event)) === 'handed_back') return;
+      if ((await inbox.settle(conversation, event.eventId)) === 0) return;
+    }
+  }
+
+  const worker = new Worker<{ conversation: string }>(TURNS_QUEUE, drain, {
+    ...workerOptions(opts.redisUrl, opts.prefix, opts.concurrency),
+    ...(opts.lockDurationMs ? { lockDuration: opts.lockDurationMs } : {}),
+    ...(opts.stalledIntervalMs ? { stalledInterval: opts.stalledIntervalMs } : {}),
+    // A drain job whose worker died is handed to another worker: the event is still at the inbox head.
+    maxStalledCount: 1000,
+  });
+  const rekickIfPending = async (conversation: string) => {
+    if ((await inbox.pending(conversation)) > 0) await opts.turns.kick(conversation);
+  };
+  worker.on('completed', (job) => {
+    rekickIfPending(job.data.conversation).catch((err) =>
+      logger.warn({ err: errorMessage(err) }, 'rekick failed'),
+    );
+  });
+  worker.on('failed', (job, err) => {
+    logger.warn({ err: err.message }, 'drain job failed');
+    if (job) rekickIfPending(job.data.conversation).catch(() => {});
+  });
+  worker.on('error', (err) => logger.warn({ err: err.message }, 'turn worker error'));
+
+  return {
+    async close(graceMs) {
+      closing = true;
+      const closed = worker.close();
+      const timer = setTimeout(() => {
+        aborting = true;
+        for (const c of active) c.abort(new Error('worker shutting down'));
+      }, graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// The worker role: agent turns from the turns queue (and, as they land, cron runs and background delegations).
+import type { Redis } from 'ioredis';
+import type { RuntimeServices } from '../agent/run-context.ts';
+import { createRuntimeServices } from '../agent/services.ts';
+import type { BatonConfig } from '../config/types.ts';
+import { createAbortBus } from '../control-plane/abort-bus.ts';
+import { createRunningTurns } from '../control-plane/running-turns.ts';
+import type { Logger } from '../core/logger.ts';
+import { createRedis } from '../core/redis.ts';
+import { createConversationInbox } from '../queue/conversation-inbox.ts';
+import { createOutboxProducer } from '../queue/outbox.ts';
+import { createTurnQueue } from '../queue/turn-queue.ts';
+import { startTurnSweeper } from '../queue/turn-sweeper.ts';
+import { startTurnWorker } from '../queue/turn-worker.ts';
+
+export interface WorkerRoleOptions {
+  config: BatonConfig;
+  logger: Logger;
+  redis: Redis;
+  env?: Record<string, string | undefined>;
+  /** Replaces provider construction (benchmarks use an in-process instant model). */
+  createProvider?: RuntimeServices['createProvider'];
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  sweepIntervalMs?: number;
+}
+
+export interface Role {
+  close(graceMs: number): Promise<void>;
+}
+
+export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
+  const { config, logger, redis } = opts;
+  const { url, prefix } = config.redis;
+  const services = createRuntimeServices({ config, redis, logger, env: opts.env ?? process.env });
+  if (opts.createProvider) services.createProvider = opts.createProvider;
+  const subscriber = createRedis(url);
+  subscriber.on('error', () => {});
+  const abortBus = createAbortBus(redis, subscriber, prefix, logger);
+  const inbox = createConversationInbox(redis, prefix);
+  const turns = createTurnQueue(url, prefix);
+  const outbox = createOutboxProducer(url, prefix);
+  const worker = startTurnWorker({
+    services,
+    inbox,
+    turns,
+    outbox,
+    abortBus,
+    running: createRunningTurns(redis, prefix),
+    redisUrl: url,
+    prefix,
+    concurrency: config.worker.concurrency,
+    ...(opts.lockDurationMs ? { lockDurationMs: opts.lockDurationMs } : {}),
+    ...(opts.stalledIntervalMs ? { stalledIntervalMs: opts.stalledIntervalMs } : {}),
+  });
+  const sweeper = startTurnSweeper(inbox, turns, logger, opts.sweepIntervalMs);
+  logger.info(
+    { worker_id: services.workerId, concurrency: config.worker.concurrency },
+    'worker role started',
+  );
+  return {
+    async close(graceMs) {
+      sweeper.stop();
+      await worker.close(graceMs);
+      await Promise.all([turns.close(), outbox.close(), abortBus.close()]);
+      subscriber.disconnect();
+    },
+  };
+}

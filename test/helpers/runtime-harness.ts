@@ -1,0 +1,99 @@
+// The runtime in this process: a gateway with the local channel and worker roles, on real Redis and BullMQ.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { createLocalChannel, type LocalChannel } from '../../channels/local/local-adapter.ts';
+import { loadConfigText } from '../../src/config/index.ts';
+import type { BatonConfig } from '../../src/config/types.ts';
+import { createSilentLogger } from '../../src/core/logger.ts';
+import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
+import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
+import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
+import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from './redis.ts';
+
+export const LOCAL_PEERS = `
+[peer_groups.local]
+channel = "local.test"
+agents = ["main"]
+external_peers = ["*"]
+`;
+
+export interface RuntimeHarness {
+  server: FakeModelServer;
+  local: LocalChannel;
+  config: BatonConfig;
+  configText: string;
+  prefix: string;
+  redis: Redis;
+  dataDir: string;
+  workers: Role[];
+  close(): Promise<void>;
+}
+
+/** `toml` may use `${MODEL_URI}`; [redis] and [gateway] are added with the test's prefix and data dir. */
+export async function createRuntimeHarness(
+  name: string,
+  toml: string,
+  opts: { workers?: number; lockDurationMs?: number } = {},
+): Promise<RuntimeHarness> {
+  const server = await startFakeModelServer();
+  const prefix = uniquePrefix(name);
+  const dataDir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
+  const configText = `[redis]\nurl = "${REDIS_URL}"\nprefix = "${prefix}"\n\n[gateway]\ndata_dir = "${dataDir}"\n\n${toml.replaceAll('${MODEL_URI}', server.openaiBaseUrl)}`;
+  const loaded = loadConfigText(configText, {});
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  if (!loaded.config || errors.length)
+    throw new Error(`test config invalid:\n${errors.map((e) => e.message).join('\n')}`);
+  const config = loaded.config;
+  const logger = createSilentLogger();
+  const redis = testRedis();
+  const local = createLocalChannel('test');
+  const gateway = await startGatewayRole({
+    config,
+    logger,
+    redis,
+    adapters: [local],
+    routes: { 'local.test': 'main' },
+  });
+  const workers: Role[] = [];
+  for (let i = 0; i < (opts.workers ?? 1); i++) {
+    workers.push(
+      await startWorkerRole({
+        config,
+        logger,
+        redis,
+        env: {},
+        ...(opts.lockDurationMs ? { lockDurationMs: opts.lockDurationMs } : {}),
+      }),
+    );
+  }
+  return {
+    server,
+    local,
+    config,
+    configText,
+    prefix,
+    redis,
+    dataDir,
+    workers,
+    async close() {
+      for (const w of workers) await w.close(1000);
+      await gateway.close(1000);
+      await server.close();
+      await deletePrefix(redis, prefix);
+      await redis.quit();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fake-model responder that answers `echo: <last user message>` (after `delayMs` for slow ones). */
+export function echoResponder(delayFor: (text: string) => number = () => 0) {
+  return (req: { body: { messages?: Array<Record<string, unknown>> } }) => {
+    const users = (req.body.messages ?? []).filter((m) => m.role === 'user');
+    const text = String(users.at(-1)?.content ?? '');
+    const delayMs = delayFor(text);
+    return { text: `echo: ${text}`, ...(delayMs ? { delayMs } : {}) };
+  };
+}
