@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ApprovalGate } from '../approval/types.ts';
 import type { Recipient } from '../channel/types.ts';
 import type { BatonConfig, RuntimeProfile } from '../config/types.ts';
+import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import type { TaskRecords } from '../control-plane/task-records.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ModelProvider } from '../providers/types.ts';
@@ -26,6 +27,8 @@ export interface RuntimeServices {
   treeBudget: TreeBudget;
   buckets: ActionBuckets;
   tasks: TaskRecords;
+  /** Fleet-wide metrics (turn/model latency, tool calls); absent in tests that do not need them. */
+  metrics?: MetricsStore;
 }
 
 export type SpawnSite = 'root' | 'tool' | 'cron';

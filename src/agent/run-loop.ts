@@ -79,7 +79,8 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
 
     const provider = input.provider();
     run.logger.debug({ iteration, tool_free: toolFree }, 'model request');
-    const res = await provider.complete(
+    const startedAt = Date.now();
+    const pending = provider.complete(
       {
         system: input.system,
         messages,
@@ -89,6 +90,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
       },
       run.signal,
     );
+    const res = await timedModelRequest(run, provider, startedAt, pending);
     await input.onModelResponse?.(res);
     if (toolFree || res.toolCalls.length === 0) {
       const text = stripThinkBlocks(res.text);
@@ -119,4 +121,28 @@ async function runToolCalls(
   const out: ToolResult[] = [];
   for (const call of calls) out.push(await one(call));
   return out;
+}
+
+/** Records model latency in the fleet metrics; an aborted request is not a model failure and is not recorded. */
+async function timedModelRequest(
+  run: RunContext,
+  provider: ModelProvider,
+  startedAt: number,
+  pending: Promise<ModelResponse>,
+): Promise<ModelResponse> {
+  try {
+    const res = await pending;
+    run.services.metrics?.observeModelRequest(Date.now() - startedAt, res.served.providerType, true);
+    return res;
+  } catch (err) {
+    if (!run.signal.aborted) {
+      run.services.metrics?.observeModelRequest(
+        Date.now() - startedAt,
+        provider.requested.providerType,
+        false,
+      );
+      run.services.metrics?.countError('model_request');
+    }
+    throw err;
+  }
 }

@@ -34,6 +34,7 @@ export interface TurnResult {
 export const agentDisabledText = (alias: string) => `agent "${alias}" is disabled`;
 
 export async function runTurn(services: RuntimeServices, req: TurnRequest): Promise<TurnResult> {
+  const startedAt = Date.now();
   const { config } = services;
   const agent = config.agents[req.agentAlias];
   if (!agent) throw new Error(noAgentText(req.agentAlias));
@@ -74,7 +75,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
   };
 
   const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId };
-  return withRunScope(scope, async () => {
+  const turn = withRunScope(scope, async () => {
     const history = await services.history.load(agent.alias, req.sessionKey);
     const out = await executeRun({ run, tools: buildToolSet(run), history, prompt: req.message, budget });
     await services.history.append(agent.alias, req.sessionKey, req.turnId ?? runId, [
@@ -83,4 +84,23 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     ]);
     return { runId, text: out.text };
   });
+  return timedTurn(services, req.signal, startedAt, turn);
+}
+
+/** Records turn latency and outcome in the fleet metrics. */
+async function timedTurn(
+  services: RuntimeServices,
+  signal: AbortSignal,
+  startedAt: number,
+  turn: Promise<TurnResult>,
+): Promise<TurnResult> {
+  try {
+    const result = await turn;
+    services.metrics?.observeTurn(Date.now() - startedAt, 'ok');
+    return result;
+  } catch (err) {
+    services.metrics?.observeTurn(Date.now() - startedAt, signal.aborted ? 'aborted' : 'error');
+    if (!signal.aborted) services.metrics?.countError('turn');
+    throw err;
+  }
 }

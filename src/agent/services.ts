@@ -1,6 +1,7 @@
 // Builds the process-wide RuntimeServices from a loaded config and one Redis connection.
 import type { Redis } from 'ioredis';
 import type { BatonConfig } from '../config/types.ts';
+import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { createTaskRecords } from '../control-plane/task-records.ts';
 import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
@@ -33,6 +34,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     treeBudget: createTreeBudget(redis, prefix),
     buckets: createActionBuckets(redis, prefix),
     tasks: createTaskRecords(redis, prefix),
+    metrics: createMetricsStore(redis, prefix, logger),
     createProvider(ref, agentAlias) {
       try {
         return createProviderChain({

@@ -1,0 +1,228 @@
+// Fleet-wide metrics in one Redis hash: any process records with atomic increments; the gateway renders Prometheus text.
+import type { ChainableCommander, Redis } from 'ioredis';
+import { errorMessage } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+
+export type TurnOutcome = 'ok' | 'error' | 'aborted';
+
+export interface MetricsStore {
+  /** Recording never throws and never waits on Redis: a write that fails is logged and dropped. */
+  observeTurn(latencyMs: number, outcome: TurnOutcome): void;
+  observeModelRequest(latencyMs: number, providerType: string, ok: boolean): void;
+  countToolCall(tool: string, success: boolean): void;
+  countApproval(outcome: string): void;
+  countError(kind: string): void;
+  /** Resolves once every write recorded so far has reached Redis (or was dropped). */
+  flush(): Promise<void>;
+  /** Prometheus text exposition of everything recorded by every process of the deployment. */
+  render(): Promise<string>;
+}
+
+interface Family {
+  name: string;
+  help: string;
+  type: 'counter' | 'histogram';
+  labels: readonly string[];
+  /** Upper bounds in seconds, ascending (histograms only). */
+  buckets?: readonly number[];
+}
+
+const TURN_BUCKETS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600] as const;
+const MODEL_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120] as const;
+
+export const METRIC_FAMILIES = {
+  turn: {
+    name: 'baton_turn_duration_seconds',
+    help: 'Duration of top-level agent turns, by outcome.',
+    type: 'histogram',
+    labels: ['outcome'],
+    buckets: TURN_BUCKETS,
+  },
+  model: {
+    name: 'baton_model_request_duration_seconds',
+    help: 'Duration of model requests (whole fallback chain), by provider type and outcome.',
+    type: 'histogram',
+    labels: ['provider_type', 'outcome'],
+    buckets: MODEL_BUCKETS,
+  },
+  tool: {
+    name: 'baton_tool_calls_total',
+    help: 'Tool calls that ran to completion, by tool and success.',
+    type: 'counter',
+    labels: ['tool', 'success'],
+  },
+  approval: {
+    name: 'baton_approvals_total',
+    help: 'Approval requests by final outcome.',
+    type: 'counter',
+    labels: ['outcome'],
+  },
+  error: {
+    name: 'baton_errors_total',
+    help: 'Errors by kind.',
+    type: 'counter',
+    labels: ['kind'],
+  },
+} as const satisfies Record<string, Family>;
+
+/** Label values are user-influenced (tool names); cap them so one bad value cannot bloat the hash. */
+const MAX_LABEL_CHARS = 64;
+
+export function escapeLabelValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+function escapeHelp(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+}
+
+/** `a="x",b="y"` in the family's label order (no braces, so `le` can be appended). */
+function labelString(names: readonly string[], values: readonly string[]): string {
+  return names
+    .map((n, i) => `${n}="${escapeLabelValue((values[i] ?? '').slice(0, MAX_LABEL_CHARS))}"`)
+    .join(',');
+}
+
+function formatNumber(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (n === Number.POSITIVE_INFINITY) return '+Inf';
+  if (n === Number.NEGATIVE_INFINITY) return '-Inf';
+  return String(n);
+}
+
+function header(f: { name: string; help: string; type: string }): string[] {
+  return [`# HELP ${f.name} ${escapeHelp(f.help)}`, `# TYPE ${f.name} ${f.type}`];
+}
+
+export interface GaugeSample {
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** A gauge family computed at scrape time (queue depths, channel states), in the same text format. */
+export function renderGauge(name: string, help: string, samples: readonly GaugeSample[]): string {
+  const lines = header({ name, help, type: 'gauge' });
+  for (const s of samples) {
+    const keys = Object.keys(s.labels);
+    const labels = labelString(
+      keys,
+      keys.map((k) => s.labels[k] ?? ''),
+    );
+    lines.push(`${name}${labels ? `{${labels}}` : ''} ${formatNumber(s.value)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// Hash fields: `c|<name>|<labels>` for counters; `h|<name>|<bucket index|sum|count>|<labels>` for histograms.
+// Labels go last because only they may contain `|`.
+const counterField = (f: Family, values: readonly string[]) => `c|${f.name}|${labelString(f.labels, values)}`;
+const histField = (f: Family, part: string, labels: string) => `h|${f.name}|${part}|${labels}`;
+
+function parseField(field: string): { kind: string; name: string; part: string; labels: string } | null {
+  const [kind, name, ...rest] = field.split('|');
+  if (!kind || !name) return null;
+  if (kind === 'c') return { kind, name, part: '', labels: rest.join('|') };
+  const [part, ...labels] = rest;
+  return part === undefined ? null : { kind, name, part, labels: labels.join('|') };
+}
+
+export function createMetricsStore(redis: Redis, prefix: string, logger: Logger): MetricsStore {
+  const key = `${prefix}:metrics`;
+  const inFlight = new Set<Promise<void>>();
+  let lastWarnAt = 0;
+
+  const write = (fill: (m: ChainableCommander) => void) => {
+    // A client that is not connected would queue the write until Redis returns: drop it instead.
+    if (redis.status !== 'ready') return warn(new Error(`redis connection is ${redis.status}`));
+    const m = redis.multi();
+    fill(m);
+    const p = m
+      .exec()
+      .then(() => undefined)
+      .catch(warn)
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+  function warn(err: unknown): void {
+    // At most one line a minute: a Redis outage must not flood the log from every tool call.
+    if (Date.now() - lastWarnAt < 60_000) return;
+    lastWarnAt = Date.now();
+    logger.warn({ err: errorMessage(err) }, 'metrics write dropped');
+  }
+
+  const observe = (f: Family, seconds: number, values: readonly string[]) => {
+    const labels = labelString(f.labels, values);
+    const buckets = f.buckets ?? [];
+    const idx = buckets.findIndex((b) => seconds <= b);
+    write((m) => {
+      m.hincrby(key, histField(f, idx === -1 ? 'inf' : String(idx), labels), 1);
+      m.hincrbyfloat(key, histField(f, 'sum', labels), seconds);
+      m.hincrby(key, histField(f, 'count', labels), 1);
+    });
+  };
+  const count = (f: Family, values: readonly string[]) =>
+    write((m) => {
+      m.hincrby(key, counterField(f, values), 1);
+    });
+
+  return {
+    observeTurn(latencyMs, outcome) {
+      observe(METRIC_FAMILIES.turn, latencyMs / 1000, [outcome]);
+    },
+    observeModelRequest(latencyMs, providerType, ok) {
+      observe(METRIC_FAMILIES.model, latencyMs / 1000, [providerType, ok ? 'ok' : 'error']);
+    },
+    countToolCall(tool, success) {
+      count(METRIC_FAMILIES.tool, [tool, String(success)]);
+    },
+    countApproval(outcome) {
+      count(METRIC_FAMILIES.approval, [outcome]);
+    },
+    countError(kind) {
+      count(METRIC_FAMILIES.error, [kind]);
+    },
+    async flush() {
+      await Promise.all([...inFlight]);
+    },
+    async render() {
+      return renderFamilies(await redis.hgetall(key));
+    },
+  };
+}
+
+/** Renders the stored hash: every family with HELP/TYPE, histograms with cumulative buckets. */
+export function renderFamilies(raw: Record<string, string>): string {
+  const byName = new Map<string, Map<string, Map<string, number>>>();
+  for (const [field, value] of Object.entries(raw)) {
+    const p = parseField(field);
+    if (!p) continue;
+    const series = byName.get(p.name) ?? new Map<string, Map<string, number>>();
+    byName.set(p.name, series);
+    const parts = series.get(p.labels) ?? new Map<string, number>();
+    series.set(p.labels, parts);
+    parts.set(p.part, Number(value));
+  }
+  const out: string[] = [];
+  for (const f of Object.values(METRIC_FAMILIES) as Family[]) {
+    out.push(...header(f));
+    const series = [...(byName.get(f.name) ?? new Map<string, Map<string, number>>())].sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    for (const [labels, parts] of series) {
+      if (f.type === 'counter') {
+        out.push(`${f.name}{${labels}} ${formatNumber(parts.get('') ?? 0)}`);
+        continue;
+      }
+      let cumulative = 0;
+      (f.buckets ?? []).forEach((le, i) => {
+        cumulative += parts.get(String(i)) ?? 0;
+        out.push(`${f.name}_bucket{${labels},le="${formatNumber(le)}"} ${cumulative}`);
+      });
+      const total = parts.get('count') ?? 0;
+      out.push(`${f.name}_bucket{${labels},le="+Inf"} ${total}`);
+      out.push(`${f.name}_sum{${labels}} ${formatNumber(parts.get('sum') ?? 0)}`);
+      out.push(`${f.name}_count{${labels}} ${total}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
