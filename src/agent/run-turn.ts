@@ -3,12 +3,12 @@ import { type ApprovalAsker, createApprovalGate } from '../approval/gate.ts';
 import type { Recipient } from '../channel/types.ts';
 import { runtimeProfileFor } from '../config/views.ts';
 import { newRunId } from '../core/ids.ts';
-import { withRunScope } from '../core/logger.ts';
+import { type RunScope, withRunScope } from '../core/logger.ts';
 import { noAgentText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
-import { buildToolSet } from '../tools/tool-set.ts';
+import { buildToolSet, type ToolSetOptions } from '../tools/tool-set.ts';
 import { executeRun } from './execute-run.ts';
-import type { RunContext, RuntimeServices } from './run-context.ts';
+import type { RunContext, RuntimeServices, SpawnSite } from './run-context.ts';
 import type { BudgetRole } from './run-loop.ts';
 
 export interface TurnRequest {
@@ -24,6 +24,16 @@ export interface TurnRequest {
   /** Who answers approval prompts; null makes the gate non-interactive. */
   asker: ApprovalAsker | null;
   signal: AbortSignal;
+  /** The run id to use (cron picks it first: its session key is `cron-<run_id>`). Defaults to a fresh UUID. */
+  runId?: string;
+  /** Root runs started by the scheduler are `cron`; everything else is `root`. */
+  spawnSite?: SpawnSite;
+  /** The spawn site's tool-set filters (cron `allowed_tools`, scheduler/memory tool removal). */
+  tools?: ToolSetOptions;
+  /** Replaces the provider's model id for this run (cron `model`). */
+  modelOverride?: string;
+  /** Extra fields on every log line of the run (cron: span, category, cron_job_id, spawn_site). */
+  logScope?: RunScope;
 }
 
 export interface TurnResult {
@@ -42,7 +52,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
 
   const policy = buildSecurityPolicy(config, agent.alias);
   const runtime = runtimeProfileFor(config, agent.alias);
-  const runId = newRunId();
+  const runId = req.runId ?? newRunId();
   const budgetSize = runtime.max_execution_tree_iterations;
   if (budgetSize !== undefined) await services.treeBudget.create(runId, budgetSize);
   const budget: BudgetRole =
@@ -61,7 +71,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     sender: req.sender,
     bucketOwner: agent.alias,
     isSubagent: false,
-    spawnSite: 'root',
+    spawnSite: req.spawnSite ?? 'root',
     policy,
     runtime,
     budgetRootId: budgetSize !== undefined ? runId : null,
@@ -74,10 +84,17 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     logger: services.logger,
   };
 
-  const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId };
+  const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId, ...req.logScope };
   const turn = withRunScope(scope, async () => {
     const history = await services.history.load(agent.alias, req.sessionKey);
-    const out = await executeRun({ run, tools: buildToolSet(run), history, prompt: req.message, budget });
+    const out = await executeRun({
+      run,
+      tools: buildToolSet(run, req.tools),
+      history,
+      prompt: req.message,
+      budget,
+      ...(req.modelOverride ? { modelOverride: req.modelOverride } : {}),
+    });
     await services.history.append(agent.alias, req.sessionKey, req.turnId ?? runId, [
       { role: 'user', content: req.message },
       ...out.added,
