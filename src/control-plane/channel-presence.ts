@@ -1,0 +1,69 @@
+// Channel presence (approvals.md §10): the gateway holding a channel refreshes `<prefix>:presence:<key>`; live while it exists.
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { errorMessage } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { loadRedisScript } from '../core/redis-script.ts';
+
+const releasePresence = loadRedisScript(join(import.meta.dirname, 'lua', 'release-presence-1.lua'));
+
+export const PRESENCE_TTL_SECS = 30;
+export const PRESENCE_REFRESH_MS = 10_000;
+
+export type ChannelState = 'live' | 'down';
+
+export interface PresenceHold {
+  /** Stops refreshing and removes the key, so the channel reads as down at once. */
+  release(): Promise<void>;
+}
+
+export interface ChannelPresence {
+  /** Marks `channelKey` live for `ttlSecs`; `holder` says which process holds it (e.g. a worker id). */
+  refresh(channelKey: string, holder: string, ttlSecs?: number): Promise<void>;
+  /** Refreshes now and every 10 s until released; refresh failures are logged, never thrown. */
+  hold(channelKey: string, holder: string): Promise<PresenceHold>;
+  /** Every channel with a presence key, sorted (SCAN, never KEYS). */
+  liveChannels(): Promise<string[]>;
+  /** The state of each given channel key. */
+  states(channelKeys: readonly string[]): Promise<Record<string, ChannelState>>;
+}
+
+export function createChannelPresence(redis: Redis, prefix: string, logger: Logger): ChannelPresence {
+  const keyPrefix = `${prefix}:presence:`;
+  const presence: ChannelPresence = {
+    async refresh(channelKey, holder, ttlSecs = PRESENCE_TTL_SECS) {
+      await redis.set(`${keyPrefix}${channelKey}`, holder, 'EX', ttlSecs);
+    },
+    async hold(channelKey, holder) {
+      await presence.refresh(channelKey, holder);
+      const timer = setInterval(() => {
+        presence.refresh(channelKey, holder).catch((err: unknown) => {
+          logger.warn({ channel: channelKey, err: errorMessage(err) }, 'channel presence refresh failed');
+        });
+      }, PRESENCE_REFRESH_MS);
+      timer.unref();
+      return {
+        async release() {
+          clearInterval(timer);
+          await releasePresence(redis, [`${keyPrefix}${channelKey}`], [holder]);
+        },
+      };
+    },
+    async liveChannels() {
+      const out: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 200);
+        cursor = next;
+        out.push(...keys.map((k) => k.slice(keyPrefix.length)));
+      } while (cursor !== '0');
+      return [...new Set(out)].sort();
+    },
+    async states(channelKeys) {
+      if (channelKeys.length === 0) return {};
+      const values = await redis.mget(...channelKeys.map((k) => `${keyPrefix}${k}`));
+      return Object.fromEntries(channelKeys.map((k, i) => [k, values[i] !== null ? 'live' : 'down']));
+    },
+  };
+  return presence;
+}

@@ -1,0 +1,78 @@
+// Job counts per queue (turns, cron, delegate, each channel's outbox) for /healthz and /metrics.
+import { Queue } from 'bullmq';
+import { createRedis } from '../core/redis.ts';
+import { CRON_QUEUE, DELEGATE_QUEUE, outboxQueueName, TURNS_QUEUE } from './names.ts';
+
+export interface JobCounts {
+  /** Runnable jobs not yet taken: BullMQ's `waiting` plus `prioritized`. */
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  completed: number;
+}
+
+export interface QueueStats {
+  /** Keyed by queue name (`turns`, `cron`, `delegate`, `outbox-<type>-<alias>`). */
+  counts(): Promise<Record<string, JobCounts>>;
+  close(): Promise<void>;
+}
+
+export interface QueueStatsOptions {
+  /** `[redis] url`; one dedicated connection is shared by every queue handle. */
+  url: string;
+  /** `[redis] prefix`, which is also BullMQ's prefix. */
+  prefix: string;
+  /** Channel keys whose outboxes are counted (the channels this deployment starts). */
+  channelKeys: readonly string[];
+}
+
+/** The queue names counted for a deployment, in a stable order. */
+export function countedQueueNames(channelKeys: readonly string[]): string[] {
+  return [TURNS_QUEUE, CRON_QUEUE, DELEGATE_QUEUE, ...channelKeys.map(outboxQueueName)];
+}
+
+export function createQueueStats(opts: QueueStatsOptions): QueueStats {
+  const connection = createRedis(opts.url);
+  connection.on('error', () => {}); // ioredis reconnects on its own; outages surface through counts()
+  const queues = countedQueueNames(opts.channelKeys).map(
+    (name) => new Queue(name, { connection, prefix: opts.prefix }),
+  );
+  return {
+    async counts() {
+      // While disconnected, commands would wait for the reconnect; fail at once so /healthz stays quick.
+      if (
+        connection.status === 'reconnecting' ||
+        connection.status === 'end' ||
+        connection.status === 'close'
+      ) {
+        throw new Error(`queue connection is ${connection.status}`);
+      }
+      const entries = await Promise.all(
+        queues.map(async (q) => {
+          const c = await q.getJobCounts(
+            'waiting',
+            'prioritized',
+            'active',
+            'delayed',
+            'failed',
+            'completed',
+          );
+          const counts: JobCounts = {
+            waiting: (c.waiting ?? 0) + (c.prioritized ?? 0),
+            active: c.active ?? 0,
+            delayed: c.delayed ?? 0,
+            failed: c.failed ?? 0,
+            completed: c.completed ?? 0,
+          };
+          return [q.name, counts] as const;
+        }),
+      );
+      return Object.fromEntries(entries);
+    },
+    async close() {
+      await Promise.all(queues.map((q) => q.close().catch(() => {})));
+      connection.disconnect();
+    },
+  };
+}
