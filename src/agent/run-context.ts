@@ -6,6 +6,7 @@ import type { BatonConfig, RuntimeProfile } from '../config/types.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import type { TaskRecords } from '../control-plane/task-records.ts';
 import type { Logger } from '../core/logger.ts';
+import type { CronControl } from '../cron/types.ts';
 import type { ModelProvider } from '../providers/types.ts';
 import type { ActionBuckets } from '../security/action-buckets.ts';
 import type { SecurityPolicy } from '../security/types.ts';
@@ -29,6 +30,8 @@ export interface RuntimeServices {
   tasks: TaskRecords;
   /** Fleet-wide metrics (turn/model latency, tool calls); absent in tests that do not need them. */
   metrics?: MetricsStore;
+  /** The scheduler seam of the cron_* tools; absent in processes that run no scheduler. */
+  cron?: CronControl;
 }
 
 export type SpawnSite = 'root' | 'tool' | 'cron';
