@@ -34,7 +34,9 @@ export interface CronListEntry {
   next_run: string | null;
 }
 
-export type CronAddResult = { ok: true; job: ToolCronJob; nextRun: string | null } | { ok: false; error: string };
+export type CronAddResult =
+  | { ok: true; job: ToolCronJob; nextRun: string | null }
+  | { ok: false; error: string };
 export type CronRemoveResult = 'removed' | 'not_found' | 'declared_in_config';
 export type CronRunResult = { ok: true; fireId: string } | { ok: false; reason: 'not_found' };
 

@@ -9,6 +9,7 @@ import { createMemoryRecallTool } from './builtin/memory-recall.ts';
 import { createMemoryStoreTool } from './builtin/memory-store.ts';
 import { createModelSwitchTool } from './builtin/model-switch.ts';
 import { createShellTool } from './builtin/shell.ts';
+import { createCronTools } from './cron/cron-tools.ts';
 import { createToolRegistry, type ToolRegistry } from './registry.ts';
 import { createSpawnSubagentTool } from './subagent/spawn-subagent.ts';
 import type { Tool } from './types.ts';
@@ -29,7 +30,7 @@ export interface ToolSetOptions {
   remove?: readonly string[];
 }
 
-function allTools(): Tool[] {
+function allTools(run: RunContext): Tool[] {
   const tools: Tool<unknown>[] = [
     createShellTool(),
     createFileReadTool(),
@@ -39,12 +40,14 @@ function allTools(): Tool[] {
     createMemoryForgetTool(),
     createModelSwitchTool(),
     createSpawnSubagentTool({ buildChildTools: (child) => buildToolSet(child), executeRun }),
+    // Offered only where a scheduler runs; a process without one would offer tools that cannot act.
+    ...(run.services.cron ? createCronTools() : []),
   ];
   return tools;
 }
 
 export function buildToolSet(run: RunContext, opts: ToolSetOptions = {}): ToolRegistry {
-  const tools = allTools();
+  const tools = allTools(run);
   let names = filterToolNames(
     tools.map((t) => t.name),
     run.policy,

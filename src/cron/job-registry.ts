@@ -1,0 +1,56 @@
+// Tool-created cron jobs in Redis: one hash under `<prefix>:cron:tool-jobs`, id → JSON record.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { recipientSchema } from '../channel/types.ts';
+import type { NewToolCronJob, ToolCronJob } from './types.ts';
+
+const scheduleSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('cron'), expr: z.string(), tz: z.string() }),
+  z.object({ kind: z.literal('every'), every_ms: z.number() }),
+  z.object({ kind: z.literal('at'), at: z.string() }),
+]);
+
+const recordSchema = z.object({
+  id: z.string(),
+  agent: z.string(),
+  name: z.string(),
+  schedule: scheduleSchema,
+  prompt: z.string(),
+  delivery: recipientSchema,
+  created_at: z.string(),
+});
+
+export interface CronJobRegistry {
+  create(job: NewToolCronJob): Promise<ToolCronJob>;
+  get(id: string): Promise<ToolCronJob | null>;
+  list(agent?: string): Promise<ToolCronJob[]>;
+  remove(id: string): Promise<boolean>;
+}
+
+export const newToolJobId = () => `t-${randomBytes(4).toString('hex')}`;
+
+export function createCronJobRegistry(redis: Redis, prefix: string): CronJobRegistry {
+  const key = `${prefix}:cron:tool-jobs`;
+  const parse = (raw: string | null): ToolCronJob | null => {
+    if (raw === null) return null;
+    const parsed = recordSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  };
+  return {
+    async create(job) {
+      for (;;) {
+        const record: ToolCronJob = { id: newToolJobId(), ...job, created_at: new Date().toISOString() };
+        if ((await redis.hsetnx(key, record.id, JSON.stringify(record))) === 1) return record;
+      }
+    },
+    get: async (id) => parse(await redis.hget(key, id)),
+    async list(agent) {
+      const all = Object.values(await redis.hgetall(key)).map(parse);
+      return all
+        .filter((j): j is ToolCronJob => j !== null && (agent === undefined || j.agent === agent))
+        .sort((a, b) => a.created_at.localeCompare(b.created_at));
+    },
+    remove: async (id) => (await redis.hdel(key, id)) === 1,
+  };
+}

@@ -1,0 +1,156 @@
+// Runs cron fires: each is one run_agent_job, its success posted to the job's chat once per fire.
+import { type Job, Worker } from 'bullmq';
+import type { RuntimeServices } from '../agent/run-context.ts';
+import type { OutboxWriter, Recipient } from '../channel/types.ts';
+import { errorMessage } from '../core/errors.ts';
+import { newRunId } from '../core/ids.ts';
+import { createFireClaims, type FireClaims } from '../cron/fire-claims.ts';
+import { type CronJobRegistry, createCronJobRegistry } from '../cron/job-registry.ts';
+import { cronOwnerOf, toolJobConfig } from '../cron/owners.ts';
+import { type AgentJob, runAgentJob } from '../cron/run-agent-job.ts';
+import { workerOptions } from './connection.ts';
+import { type FirePayload, fireDeliveryKey, firePayloadSchema, toolAtJobId } from './cron-fire.ts';
+import { CRON_QUEUE } from './names.ts';
+
+/** What the processor needs of a BullMQ job (tests drive it directly with the same shape). */
+export interface FireJob {
+  id: string;
+  data: unknown;
+  /** Failed attempts so far: 0 on the first attempt; a stalled redelivery keeps the same number. */
+  attemptsMade: number;
+  /** Total attempts allowed (scheduler_retries + 1). */
+  attempts: number;
+}
+
+export type FireOutcome = 'delivered' | 'no_delivery' | 'redelivered' | 'already_claimed' | 'skipped';
+
+export interface FireProcessorDeps {
+  services: RuntimeServices;
+  outbox: OutboxWriter;
+  registry: CronJobRegistry;
+  claims: FireClaims;
+}
+
+interface FireTarget {
+  job: AgentJob;
+  deliverTo: Recipient | null;
+  /** A tool-created one-off job is forgotten once its `at` fire is settled. */
+  oneOffToolJob: string | null;
+}
+
+async function resolveTarget(
+  deps: FireProcessorDeps,
+  payload: FirePayload,
+  fireId: string,
+): Promise<FireTarget | null> {
+  const { config } = deps.services;
+  if (payload.source === 'config') {
+    const job = config.cron[payload.alias];
+    const owner = cronOwnerOf(config, payload.alias);
+    if (job?.job_type !== 'agent' || !job.enabled || !owner) return null;
+    const d = job.delivery;
+    return {
+      job: { alias: payload.alias, config: job, ownerAgent: owner },
+      deliverTo: d ? { channel: d.channel, chat: d.recipient } : null,
+      oneOffToolJob: null,
+    };
+  }
+  const record = await deps.registry.get(payload.id);
+  if (!record) return null;
+  return {
+    job: { alias: record.id, config: toolJobConfig(record), ownerAgent: record.agent },
+    deliverTo: record.delivery,
+    oneOffToolJob: fireId === toolAtJobId(record.id) ? record.id : null,
+  };
+}
+
+/**
+ * One fire. A failed run throws (BullMQ retries it as a new attempt with a new run id). A redelivery of an
+ * attempt that already started (a stalled job: BullMQ always re-queues stalled scheduler jobs) never runs the
+ * agent again: it re-posts a stored success under the same idempotency key, or ends quietly.
+ */
+export function createFireProcessor(deps: FireProcessorDeps) {
+  const { services, outbox, claims } = deps;
+  const { logger } = services;
+  return async (fire: FireJob, signal: AbortSignal): Promise<FireOutcome> => {
+    const payload = firePayloadSchema.parse(fire.data);
+    const target = await resolveTarget(deps, payload, fire.id);
+    if (!target) {
+      logger.warn({ fire_id: fire.id, ...payload }, 'cron fire for a job that no longer runs; skipped');
+      return 'skipped';
+    }
+    const runId = newRunId();
+    if (!(await claims.claim(fire.id, fire.attemptsMade, runId))) {
+      const prior = await claims.result(fire.id);
+      if (prior !== null && target.deliverTo) {
+        await outbox.enqueue(target.deliverTo, { text: prior }, fireDeliveryKey(fire.id));
+        return 'redelivered';
+      }
+      logger.warn(
+        { fire_id: fire.id, attempt: fire.attemptsMade },
+        'cron fire attempt already claimed; not run again',
+      );
+      return 'already_claimed';
+    }
+    const res = await runAgentJob(services, target.job, { signal, runId });
+    const settled = res.ok || fire.attemptsMade + 1 >= fire.attempts;
+    if (settled && target.oneOffToolJob) await deps.registry.remove(target.oneOffToolJob);
+    if (!res.ok) throw new Error(res.error);
+    await claims.saveResult(fire.id, res.output);
+    if (!target.deliverTo) return 'no_delivery';
+    await outbox.enqueue(target.deliverTo, { text: res.output }, fireDeliveryKey(fire.id));
+    return 'delivered';
+  };
+}
+
+export interface CronWorkerOptions {
+  services: RuntimeServices;
+  outbox: OutboxWriter;
+  redisUrl: string;
+  prefix: string;
+  concurrency: number;
+}
+
+export interface CronWorker {
+  /** Stops taking fires; running ones get `graceMs` (default: unbounded) before they are aborted. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export function startCronWorker(opts: CronWorkerOptions): CronWorker {
+  const { services } = opts;
+  const processFire = createFireProcessor({
+    services,
+    outbox: opts.outbox,
+    registry: createCronJobRegistry(services.redis, opts.prefix),
+    claims: createFireClaims(services.redis, opts.prefix),
+  });
+  const closing = new AbortController();
+  const worker = new Worker<unknown, FireOutcome>(
+    CRON_QUEUE,
+    async (job: Job<unknown, FireOutcome>, _token?: string, signal?: AbortSignal) => {
+      const signals = [closing.signal, ...(signal ? [signal] : [])];
+      return processFire(
+        {
+          id: job.id ?? '',
+          data: job.data,
+          attemptsMade: job.attemptsMade,
+          attempts: job.opts.attempts ?? 1,
+        },
+        AbortSignal.any(signals),
+      );
+    },
+    workerOptions(opts.redisUrl, opts.prefix, opts.concurrency),
+  );
+  worker.on('failed', (job, err) =>
+    services.logger.warn({ fire_id: job?.id, err: err.message }, 'cron fire failed'),
+  );
+  worker.on('error', (err) => services.logger.warn({ err: errorMessage(err) }, 'cron worker error'));
+  return {
+    async close(graceMs) {
+      const closed = worker.close();
+      const timer = graceMs === undefined ? undefined : setTimeout(() => closing.abort(), graceMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}
