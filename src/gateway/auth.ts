@@ -1,0 +1,19 @@
+// Bearer-token check of the ops API ([gateway] api_token); /healthz and /metrics stay open (config.md §15.2).
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Paths served without a token. Anything else needs one whenever api_token is set (fail closed). */
+export const OPEN_PATHS: ReadonlySet<string> = new Set(['/healthz', '/metrics']);
+
+export function isOpenPath(url: string): boolean {
+  const q = url.indexOf('?');
+  return OPEN_PATHS.has(q === -1 ? url : url.slice(0, q));
+}
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/** True when `authorization` is `Bearer <token>`; compared in constant time over fixed-length digests. */
+export function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
+  const same = timingSafeEqual(digest(m?.[1] ?? ''), digest(token));
+  return m !== null && same;
+}

@@ -1,0 +1,81 @@
+// GET /healthz: Redis, queues and channels probed under deadlines; config errors and dropped sections (config.md §4).
+import type { Redis } from 'ioredis';
+import type { Diagnostic } from '../config/types.ts';
+import type { ChannelState } from '../control-plane/channel-presence.ts';
+import type { JobCounts, QueueStats } from '../queue/queue-stats.ts';
+import { settle } from './deadline.ts';
+import {
+  channelDown,
+  channelStatesUnavailable,
+  configErrorCount,
+  queueStatsUnavailable,
+  redisUnreachable,
+  sectionDropped,
+} from './messages.ts';
+
+export interface ConfigDiagnostics {
+  diagnostics: readonly Diagnostic[];
+  droppedSections: readonly string[];
+}
+
+export interface HealthProbes {
+  redis: Redis;
+  queues: QueueStats;
+  channels: () => Promise<Record<string, ChannelState>>;
+  diagnostics: ConfigDiagnostics;
+  timeoutMs: number;
+  /** Scrubs secrets from error texts before they are returned. */
+  redact: (text: string) => string;
+}
+
+export interface HealthReport {
+  status: 'ok' | 'degraded';
+  problems?: string[];
+  config_errors?: string[];
+  dropped_sections?: string[];
+  redis: { ok: true; latency_ms: number } | { ok: false; error: string };
+  queues: Record<string, JobCounts> | null;
+  channels: Record<string, ChannelState> | null;
+}
+
+/** Statuses in which ioredis would hold a command until it reconnects: answer "down" without asking. */
+const NOT_CONNECTED = new Set(['reconnecting', 'end', 'close']);
+
+export async function pingRedis(redis: Redis, timeoutMs: number): Promise<HealthReport['redis']> {
+  if (NOT_CONNECTED.has(redis.status)) return { ok: false, error: `connection is ${redis.status}` };
+  const r = await settle(() => redis.ping(), timeoutMs);
+  return r.ok ? { ok: true, latency_ms: r.ms } : { ok: false, error: r.error };
+}
+
+export async function checkHealth(p: HealthProbes): Promise<HealthReport> {
+  const problems: string[] = [];
+  const configErrors = p.diagnostics.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+  for (const s of p.diagnostics.droppedSections) problems.push(sectionDropped(s));
+  if (configErrors.length > 0) problems.push(configErrorCount(configErrors.length));
+
+  const redis = await pingRedis(p.redis, p.timeoutMs);
+  let queues: HealthReport['queues'] = null;
+  let channels: HealthReport['channels'] = null;
+  if (!redis.ok) {
+    redis.error = p.redact(redis.error);
+    problems.push(redisUnreachable(redis.error));
+  } else {
+    const [q, c] = await Promise.all([
+      settle(() => p.queues.counts(), p.timeoutMs),
+      settle(() => p.channels(), p.timeoutMs),
+    ]);
+    if (q.ok) queues = q.value;
+    else problems.push(queueStatsUnavailable(p.redact(q.error)));
+    if (c.ok) {
+      channels = c.value;
+      for (const [key, state] of Object.entries(c.value))
+        if (state === 'down') problems.push(channelDown(key));
+    } else problems.push(channelStatesUnavailable(p.redact(c.error)));
+  }
+
+  const report: HealthReport = { status: problems.length === 0 ? 'ok' : 'degraded', redis, queues, channels };
+  if (problems.length > 0) report.problems = problems;
+  if (configErrors.length > 0) report.config_errors = configErrors;
+  if (p.diagnostics.droppedSections.length > 0) report.dropped_sections = [...p.diagnostics.droppedSections];
+  return report;
+}

@@ -1,0 +1,17 @@
+// Every text the ops API returns in an error body or a healthz problem, in one place.
+
+export const UNAUTHORIZED = 'unauthorized';
+export const INTERNAL_ERROR = 'internal error';
+export const INVALID_JSON = 'invalid JSON body';
+
+export const noRunningTurn = (sessionId: string) => `no running turn for session '${sessionId}'`;
+export const noRoute = (method: string, path: string) => `no route for ${method} ${path}`;
+export const bodyTooLarge = (limit: number) => `request body too large (limit ${limit} bytes)`;
+export const badQuery = (name: string, reason: string) => `invalid query parameter '${name}': ${reason}`;
+
+export const redisUnreachable = (reason: string) => `redis unreachable: ${reason}`;
+export const queueStatsUnavailable = (reason: string) => `queue stats unavailable: ${reason}`;
+export const channelStatesUnavailable = (reason: string) => `channel states unavailable: ${reason}`;
+export const channelDown = (key: string) => `channel '${key}' is down`;
+export const sectionDropped = (section: string) => `config section '${section}' dropped`;
+export const configErrorCount = (n: number) => `${n} config error${n === 1 ? '' : 's'}`;

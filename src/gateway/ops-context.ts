@@ -1,0 +1,48 @@
+// What the ops API is built from: its dependencies (given by the role that starts it) and their resolved form.
+import type { Redis } from 'ioredis';
+import type { BatonConfig } from '../config/types.ts';
+import type { ChannelState } from '../control-plane/channel-presence.ts';
+import type { MetricsStore } from '../control-plane/metrics-store.ts';
+import type { TaskList } from '../control-plane/task-list.ts';
+import { createRedactor, type Logger } from '../core/logger.ts';
+import type { QueueStats } from '../queue/queue-stats.ts';
+import type { ConfigDiagnostics } from './health.ts';
+import type { AbortSession } from './session-abort.ts';
+
+export const DEFAULT_PROBE_TIMEOUT_MS = 1000;
+
+export interface OpsServerDeps {
+  config: BatonConfig;
+  /** A connected client for probes and stores (not a subscriber connection). */
+  redis: Redis;
+  logger: Logger;
+  /** From the config load (`LoadResult` fits): errors and dropped sections make /healthz `degraded`. */
+  diagnostics: ConfigDiagnostics;
+  /** Closed when the server closes. */
+  queues: QueueStats;
+  /** State of each channel this deployment is expected to hold; a `down` one degrades /healthz. */
+  channels: () => Promise<Record<string, ChannelState>>;
+  abortSession: AbortSession;
+  tasks: TaskList;
+  metrics: MetricsStore;
+  /** Deadline of each Redis-backed probe (default 1000 ms). */
+  probeTimeoutMs?: number;
+}
+
+export interface OpsContext extends OpsServerDeps {
+  timeoutMs: number;
+  redact: (text: string) => string;
+  /** The configured bearer token, or undefined when the API is open (loopback only). */
+  apiToken: string | undefined;
+}
+
+export function resolveOpsContext(deps: OpsServerDeps): OpsContext {
+  const token = deps.config.gateway.api_token;
+  const redactValue = createRedactor([...deps.config.secrets, ...(token ? [token] : [])]);
+  return {
+    ...deps,
+    timeoutMs: deps.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    redact: (text) => String(redactValue(text)),
+    apiToken: token !== undefined && token.trim() !== '' ? token : undefined,
+  };
+}

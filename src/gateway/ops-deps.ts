@@ -1,0 +1,48 @@
+// Builds the ops API's dependencies from one process's config, Redis client and abort bus (for `baton start` / `gateway`).
+import type { Redis } from 'ioredis';
+import type { BatonConfig } from '../config/types.ts';
+import { liveChannelKeys } from '../config/views.ts';
+import type { AbortBus } from '../control-plane/abort-bus.ts';
+import { createChannelPresence } from '../control-plane/channel-presence.ts';
+import { createMetricsStore, type MetricsStore } from '../control-plane/metrics-store.ts';
+import { createRunningTurns } from '../control-plane/running-turns.ts';
+import { createTaskList } from '../control-plane/task-list.ts';
+import type { Logger } from '../core/logger.ts';
+import { createQueueStats } from '../queue/queue-stats.ts';
+import type { ConfigDiagnostics } from './health.ts';
+import type { OpsServerDeps } from './ops-context.ts';
+import { createSessionAbort } from './session-abort.ts';
+
+export interface OpsDepsOptions {
+  config: BatonConfig;
+  /** A connected, non-subscriber client (e.g. from `connectRedis`). */
+  redis: Redis;
+  logger: Logger;
+  /** The config `LoadResult` (its diagnostics and droppedSections). */
+  load: ConfigDiagnostics;
+  /** The process's abort bus; the API only publishes on it. */
+  abortBus: AbortBus;
+  /** Reuse the process's store when it has one; otherwise one is built on `redis`. */
+  metrics?: MetricsStore;
+  probeTimeoutMs?: number;
+}
+
+export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
+  const { config, redis, logger } = o;
+  const prefix = config.redis.prefix;
+  const presence = createChannelPresence(redis, prefix, logger);
+  // The channels this deployment starts; each must have a live presence key for /healthz to be ok.
+  const expected = liveChannelKeys(config);
+  return {
+    config,
+    redis,
+    logger,
+    diagnostics: o.load,
+    queues: createQueueStats({ url: config.redis.url, prefix, channelKeys: expected }),
+    channels: () => presence.states(expected),
+    abortSession: createSessionAbort(createRunningTurns(redis, prefix), o.abortBus),
+    tasks: createTaskList(redis, prefix),
+    metrics: o.metrics ?? createMetricsStore(redis, prefix, logger),
+    ...(o.probeTimeoutMs !== undefined ? { probeTimeoutMs: o.probeTimeoutMs } : {}),
+  };
+}

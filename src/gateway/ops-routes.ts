@@ -1,0 +1,50 @@
+// Routes of the ops API: health, metrics, session abort, background tasks.
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_TASK_LIMIT } from '../control-plane/task-list.ts';
+import { checkHealth } from './health.ts';
+import { badQuery, noRunningTurn } from './messages.ts';
+import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from './metrics-text.ts';
+import type { OpsContext } from './ops-context.ts';
+
+/** delegate.md §11.3 */
+const TASK_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'lost', 'timed_out'] as const;
+const TASK_STATUS_SET: ReadonlySet<string> = new Set(TASK_STATUSES);
+const MAX_TASK_LIMIT = 1000;
+
+export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
+  app.get('/healthz', async (_req, reply) => {
+    const report = await checkHealth(ctx);
+    return reply.code(report.status === 'ok' ? 200 : 503).send(report);
+  });
+
+  app.get('/metrics', async (_req, reply) => {
+    const text = await renderMetrics(ctx);
+    return reply.code(200).header('content-type', PROMETHEUS_CONTENT_TYPE).send(text);
+  });
+
+  app.post<{ Params: { id: string } }>('/api/sessions/:id/abort', async (req, reply) => {
+    const id = req.params.id;
+    const result = await ctx.abortSession(id);
+    if (!result.aborted) return reply.code(404).send({ error: noRunningTurn(id) });
+    return reply.code(202).send({ aborted: true, run_id: result.runId });
+  });
+
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
+    '/api/tasks',
+    async (req, reply) => {
+      const { status, limit } = req.query;
+      if (status !== undefined && (typeof status !== 'string' || !TASK_STATUS_SET.has(status))) {
+        const allowed = TASK_STATUSES.map((s) => `"${s}"`).join(', ');
+        return reply.code(400).send({ error: badQuery('status', `expected one of ${allowed}`) });
+      }
+      const n = limit === undefined ? DEFAULT_TASK_LIMIT : Number(limit);
+      if (!Number.isInteger(n) || n < 1 || n > MAX_TASK_LIMIT) {
+        return reply
+          .code(400)
+          .send({ error: badQuery('limit', `expected an integer from 1 to ${MAX_TASK_LIMIT}`) });
+      }
+      const tasks = await ctx.tasks.list({ ...(typeof status === 'string' ? { status } : {}), limit: n });
+      return reply.code(200).send({ tasks });
+    },
+  );
+}

@@ -1,0 +1,113 @@
+// The ops HTTP API on [gateway] host/port (Fastify): JSON errors for every bad input, bearer auth, pino logs.
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { isLoopbackHost } from '../config/rules.ts';
+import { bearerMatches, isOpenPath } from './auth.ts';
+import { bodyTooLarge, INTERNAL_ERROR, INVALID_JSON, noRoute, UNAUTHORIZED } from './messages.ts';
+import { type OpsServerDeps, resolveOpsContext } from './ops-context.ts';
+import { registerOpsRoutes } from './ops-routes.ts';
+
+export type { OpsServerDeps } from './ops-context.ts';
+
+/** No route takes a real body; a small limit keeps a bad client from holding memory. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+/** Session keys (`<kind>.<alias>:<chat>:<thread>`) can exceed find-my-way's default of 100. */
+const MAX_PARAM_LENGTH = 512;
+
+const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
+
+export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
+  const ctx = resolveOpsContext(deps);
+  const logger = deps.logger.child({ component: 'ops-api' });
+  // Typed as Fastify's logger interface so the instance keeps the default FastifyInstance type.
+  const loggerInstance: FastifyBaseLogger = logger;
+  const app = Fastify({
+    loggerInstance,
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    maxParamLength: MAX_PARAM_LENGTH,
+  });
+
+  // An empty JSON body is accepted (POST .../abort with `content-type: application/json` and nothing else).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error(INVALID_JSON), { statusCode: 400 }), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (ctx.apiToken === undefined || isOpenPath(req.url)) return;
+    if (!bearerMatches(req.headers.authorization, ctx.apiToken)) {
+      logger.warn({ method: req.method, path: pathOf(req.url), ip: req.ip }, 'ops api: unauthorized request');
+      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: UNAUTHORIZED });
+    }
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    logger.debug(
+      {
+        method: req.method,
+        path: pathOf(req.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
+      'ops api request',
+    );
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    void reply.code(404).send({ error: noRoute(req.method, pathOf(req.url)) });
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const status = err.statusCode !== undefined && err.statusCode >= 400 ? err.statusCode : 500;
+    if (status >= 500) {
+      logger.error(
+        { err: ctx.redact(err.message), method: req.method, path: pathOf(req.url) },
+        'ops api error',
+      );
+      deps.metrics.countError('http');
+      return reply.code(500).send({ error: INTERNAL_ERROR });
+    }
+    const message = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? bodyTooLarge(BODY_LIMIT_BYTES) : err.message;
+    return reply.code(status).send({ error: message });
+  });
+
+  app.addHook('onClose', async () => {
+    await deps.queues.close();
+  });
+
+  registerOpsRoutes(app, ctx);
+  return app;
+}
+
+export interface OpsServerHandle {
+  /** e.g. `http://127.0.0.1:8080` (the real port when [gateway] port is 0). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on `[gateway] host`/`port`; refuses a non-loopback host without a token even if the loader let it by. */
+export async function startOpsServer(deps: OpsServerDeps): Promise<OpsServerHandle> {
+  const { host, port, api_token } = deps.config.gateway;
+  if (!isLoopbackHost(host) && (api_token === undefined || api_token.trim() === '')) {
+    throw new Error(
+      `ops API not started: gateway.api_token is required when gateway.host (${host}) is not loopback`,
+    );
+  }
+  const app = createOpsServer(deps);
+  await app.listen({ host, port });
+  const addr = app.server.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const url = `http://${shownHost}:${addr.port}`;
+  deps.logger.info(
+    { url, auth: deps.config.gateway.api_token ? 'bearer' : 'open (loopback)' },
+    'ops api listening',
+  );
+  return { url, close: () => app.close() };
+}

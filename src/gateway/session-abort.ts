@@ -1,0 +1,17 @@
+// POST /api/sessions/:id/abort: finds the session's running turn and publishes the abort to whichever worker runs it.
+import type { AbortBus } from '../control-plane/abort-bus.ts';
+import type { RunningTurns } from '../control-plane/running-turns.ts';
+
+export type SessionAbortResult = { aborted: true; runId: string } | { aborted: false };
+
+export type AbortSession = (sessionKey: string) => Promise<SessionAbortResult>;
+
+/** The abort reaches the worker through Redis pub/sub; that worker aborts the turn's signal (delegate.md §16). */
+export function createSessionAbort(runningTurns: RunningTurns, abortBus: AbortBus): AbortSession {
+  return async (sessionKey) => {
+    const running = await runningTurns.get(sessionKey);
+    if (!running) return { aborted: false };
+    await abortBus.publish('session', sessionKey);
+    return { aborted: true, runId: running.runId };
+  };
+}
