@@ -7,9 +7,13 @@ import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import type { TaskRecords } from '../control-plane/task-records.ts';
 import type { Logger } from '../core/logger.ts';
 import type { CronControl } from '../cron/types.ts';
-import type { ModelProvider } from '../providers/types.ts';
+import type { CostScope } from '../cost/cost-scope.ts';
+import type { CostLedger } from '../cost/ledger.ts';
+import type { ModelProvider, ModelResponse } from '../providers/types.ts';
 import type { ActionBuckets } from '../security/action-buckets.ts';
 import type { SecurityPolicy } from '../security/types.ts';
+import type { DelegateCapability } from '../tools/delegate/capability.ts';
+import type { DelegationServices } from '../tools/delegate/services.ts';
 import type { HistoryStore } from './history-store.ts';
 import type { SessionModelStore } from './session-model.ts';
 import type { TreeBudget } from './tree-budget.ts';
@@ -32,6 +36,19 @@ export interface RuntimeServices {
   metrics?: MetricsStore;
   /** The scheduler seam of the cron_* tools; absent in processes that run no scheduler. */
   cron?: CronControl;
+  /** The daily/monthly cost ledger (delegate.md §15); absent in tool tests that do not price anything. */
+  cost?: CostLedger;
+  /** Background-delegation queue, task events and cross-process cancel (delegate.md §11); absent: no background. */
+  delegation?: DelegationServices;
+}
+
+/** Hooks around a run's model requests and tool calls (cost checks, background progress). */
+export interface RunObserver {
+  /** Before each model request; a throw refuses the request and fails the loop with its message. */
+  beforeModelRequest?(run: RunContext): Promise<void>;
+  afterModelResponse?(run: RunContext, res: ModelResponse): Promise<void>;
+  toolStarted?(name: string): void;
+  toolFinished?(name: string, success: boolean): Promise<void> | void;
 }
 
 export type SpawnSite = 'root' | 'tool' | 'cron';
@@ -68,4 +85,10 @@ export interface RunContext {
   createGate(policy: SecurityPolicy): ApprovalGate;
   signal: AbortSignal;
   logger: Logger;
+  /** delegate capability (delegate.md §7): undefined = a top-level instance, null = no delegate at all. */
+  delegate?: DelegateCapability | null;
+  /** Cost attribution and ceilings of this run's hop (delegate.md §15); undefined = untracked. */
+  cost?: CostScope;
+  /** Inherited by subagent children (they belong to the same hop). */
+  observers?: readonly RunObserver[];
 }

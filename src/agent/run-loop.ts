@@ -77,6 +77,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
       }
     }
 
+    for (const o of run.observers ?? []) await o.beforeModelRequest?.(run);
     const provider = input.provider();
     run.logger.debug({ iteration, tool_free: toolFree }, 'model request');
     const startedAt = Date.now();
@@ -92,6 +93,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
     );
     const res = await timedModelRequest(run, provider, startedAt, pending);
     await input.onModelResponse?.(res);
+    for (const o of run.observers ?? []) await o.afterModelResponse?.(run, res);
     if (toolFree || res.toolCalls.length === 0) {
       const text = stripThinkBlocks(res.text);
       push({ role: 'assistant', content: text });
@@ -113,7 +115,13 @@ async function runToolCalls(
   guard: ReturnType<typeof createDuplicateGuard>,
   calls: readonly ToolCall[],
 ): Promise<ToolResult[]> {
-  const one = (call: ToolCall) => dispatchToolCall(input.run, input.tools, guard, call);
+  const observers = input.run.observers ?? [];
+  const one = async (call: ToolCall) => {
+    for (const o of observers) o.toolStarted?.(call.name);
+    const result = await dispatchToolCall(input.run, input.tools, guard, call);
+    for (const o of observers) await o.toolFinished?.(call.name, result.success);
+    return result;
+  };
   if (input.settings.parallelTools) {
     // The guard is consulted synchronously in call order before any tool awaits, so "first wins" holds.
     return Promise.all(calls.map(one));

@@ -2,7 +2,7 @@
 import type { ToolResult } from '../tools/types.ts';
 
 export function modelVisibleText(result: ToolResult): string {
-  if (result.success) return result.output;
+  if (result.success || result.error === null) return result.output;
   return result.output ? `${result.output}\n\nError: ${result.error}` : `Error: ${result.error}`;
 }
 

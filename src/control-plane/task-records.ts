@@ -10,6 +10,7 @@ const RUNNING_TTL_SECS = 8 * 24 * 60 * 60;
 
 const TASK_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'lost', 'timed_out'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
+export type TerminalStatus = Exclude<TaskStatus, 'running'>;
 
 const nullableString = z.string().nullable();
 const taskRecordSchema = z.object({
@@ -46,10 +47,25 @@ export interface TaskRecords {
   heartbeat(taskId: string, at?: Date): Promise<void>;
 }
 
+export const taskKey = (prefix: string, id: string) => `${prefix}:task:${id}`;
+
+/** Hash field/value pairs: every field but `status` is stored as JSON. */
+export const encodeTaskFields = (fields: Partial<TaskRecord>) =>
+  Object.entries(fields).flatMap(([k, v]) => (k === 'status' ? [] : [k, JSON.stringify(v ?? null)]));
+
+/** A stored hash back into a record; null when there is none. */
+export function decodeTaskRecord(raw: Record<string, string>): TaskRecord | null {
+  if (!raw.status) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) out[k] = k === 'status' ? v : JSON.parse(v);
+  return taskRecordSchema.parse(out);
+}
+
+export { RUNNING_TTL_SECS, TERMINAL_TTL_SECS };
+
 export function createTaskRecords(redis: Redis, prefix: string): TaskRecords {
-  const key = (id: string) => `${prefix}:task:${id}`;
-  const encode = (fields: Partial<TaskRecord>) =>
-    Object.entries(fields).flatMap(([k, v]) => (k === 'status' ? [] : [k, JSON.stringify(v ?? null)]));
+  const key = (id: string) => taskKey(prefix, id);
+  const encode = encodeTaskFields;
   return {
     async create(record) {
       await redis
@@ -59,11 +75,7 @@ export function createTaskRecords(redis: Redis, prefix: string): TaskRecords {
         .exec();
     },
     async get(taskId) {
-      const raw = await redis.hgetall(key(taskId));
-      if (!raw.status) return null;
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(raw)) out[k] = k === 'status' ? v : JSON.parse(v);
-      return taskRecordSchema.parse(out);
+      return decodeTaskRecord(await redis.hgetall(key(taskId)));
     },
     async finish(taskId, status, fields) {
       const finished = { finished_at: new Date().toISOString(), ...fields };

@@ -10,6 +10,8 @@ import { createMemoryStoreTool } from './builtin/memory-store.ts';
 import { createModelSwitchTool } from './builtin/model-switch.ts';
 import { createShellTool } from './builtin/shell.ts';
 import { createCronTools } from './cron/cron-tools.ts';
+import { capabilityOf } from './delegate/capability.ts';
+import { createDelegateTool } from './delegate/delegate-tool.ts';
 import { createToolRegistry, type ToolRegistry } from './registry.ts';
 import { createSpawnSubagentTool } from './subagent/spawn-subagent.ts';
 import type { Tool } from './types.ts';
@@ -48,6 +50,10 @@ function allTools(run: RunContext): Tool[] {
 
 export function buildToolSet(run: RunContext, opts: ToolSetOptions = {}): ToolRegistry {
   const tools = allTools(run);
+  // The delegate instance reads the final (filtered) set lazily: it is the ceiling of bounded children.
+  let registry: ToolRegistry | undefined;
+  const delegate = delegateTool(run, () => registry ?? createToolRegistry([]));
+  if (delegate) tools.push(delegate);
   let names = filterToolNames(
     tools.map((t) => t.name),
     run.policy,
@@ -59,5 +65,19 @@ export function buildToolSet(run: RunContext, opts: ToolSetOptions = {}): ToolRe
   const removed = new Set([...channelExcluded, ...(opts.remove ?? [])]);
   if (run.isSubagent) removed.add('model_switch');
   const keep = new Set(names.filter((n) => !removed.has(n)));
-  return createToolRegistry(tools).filter((n) => keep.has(n));
+  registry = createToolRegistry(tools).filter((n) => keep.has(n));
+  return registry;
+}
+
+/** delegate.md §3, §7: present when an agent is configured and the run has a delegate capability. */
+function delegateTool(run: RunContext, registry: () => ToolRegistry): Tool | null {
+  const cap = capabilityOf(run);
+  if (!cap || Object.keys(run.services.config.agents).length === 0) return null;
+  return createDelegateTool({
+    capability: cap,
+    callerTools: registry,
+    rosterFor: cap.boundAlias,
+    config: run.services.config,
+    deps: { buildToolSet, executeRun },
+  });
 }

@@ -5,7 +5,9 @@ import type { RunContext } from '../agent/run-context.ts';
 
 export type ToolResult =
   | { success: true; output: string; error: null }
-  | { success: false; output: string; error: string };
+  | { success: false; output: string; error: string }
+  /** A result that is not a success but has no error to report (delegate.md §12.1: a task still running). */
+  | { success: false; output: string; error: null };
 
 export interface ToolContext {
   run: RunContext;

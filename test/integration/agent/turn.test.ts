@@ -70,6 +70,7 @@ describe('a top-level turn', () => {
     expect(system).not.toMatch(/CURRENT DATE & TIME|Time:|ISO 8601:/);
     expect(toolNamesOf(first).sort()).toEqual(
       [
+        'delegate', // offered whenever an agent is configured (delegate.md §3)
         'file_read',
         'file_write',
         'memory_forget',

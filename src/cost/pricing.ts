@@ -1,0 +1,37 @@
+// Prices a model response or a tool call in integer micro-dollars from [cost.rates] (config.md §8.3).
+import type { CostConfig } from '../config/types.ts';
+import type { Logger } from '../core/logger.ts';
+import type { ModelResponse } from '../providers/types.ts';
+
+const unpricedWarned = new Set<string>();
+
+/** Tokens × USD-per-million-tokens is exactly micro-dollars. */
+export function priceResponse(rates: CostConfig['rates'], res: ModelResponse, logger?: Logger): number {
+  const { providerType, model } = res.served;
+  const rate = rates.models[providerType]?.[model];
+  if (!rate) {
+    const key = `${providerType}/${model}`;
+    // One warning per model per process: a missing rate is a config gap, not a per-request event.
+    if (!unpricedWarned.has(key)) {
+      unpricedWarned.add(key);
+      logger?.warn(
+        { provider_type: providerType, model },
+        'no cost rate configured for model; recorded at 0',
+      );
+    }
+    return 0;
+  }
+  return Math.round(
+    res.usage.inputTokens * rate.input_per_mtok + res.usage.outputTokens * rate.output_per_mtok,
+  );
+}
+
+export function priceToolCall(rates: CostConfig['rates'], tool: string): number {
+  return Math.round((rates.tools[tool]?.per_call ?? 0) * 1_000_000);
+}
+
+/** UTC day and month keys (`2026-09-01`, `2026-09`): the ledger's reset boundaries. */
+export function utcPeriods(now: Date): { day: string; month: string } {
+  const iso = now.toISOString();
+  return { day: iso.slice(0, 10), month: iso.slice(0, 7) };
+}

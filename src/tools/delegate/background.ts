@@ -1,0 +1,80 @@
+// Background delegation admission (delegate.md §11.1): checks, the atomic task record, the artifact, the job.
+import type { RunContext } from '../../agent/run-context.ts';
+import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
+import type { TaskRecord } from '../../control-plane/task-records.ts';
+import { newRunId } from '../../core/ids.ts';
+import { rootCostScope } from '../../cost/cost-scope.ts';
+import type { ToolRegistry } from '../registry.ts';
+import { fail, ok, type ToolResult } from '../types.ts';
+import { admitDelegation, type DelegateArgs } from './admission.ts';
+import { writeArtifact } from './artifact.ts';
+import { chainOf, type DelegateCapability, grantedCapability } from './capability.ts';
+import { composePrompt, timeLimitSecs } from './execute.ts';
+import { BACKGROUND_UNAVAILABLE, backgroundStarted, TOO_MANY_IN_FLIGHT } from './messages.ts';
+
+export interface BackgroundInput {
+  run: RunContext;
+  cap: DelegateCapability;
+  args: DelegateArgs;
+  toolCallId: string;
+  callerTools: () => ToolRegistry;
+}
+
+export async function startBackground(input: BackgroundInput): Promise<ToolResult> {
+  const { run, cap, args } = input;
+  const { services } = run;
+  const admitted = await admitDelegation(run, cap, args.agent);
+  if (!admitted.ok) return admitted.result;
+  const t = admitted.value;
+  if (!services.delegation) return fail(BACKGROUND_UNAVAILABLE);
+  const tasks = createDelegateTasks(services.redis, services.config.redis.prefix);
+  const taskId = newRunId();
+  const timeout = timeLimitSecs(services, t.target, t.agentic);
+  const chain = chainOf(cap);
+  const record: TaskRecord = {
+    task_id: taskId,
+    kind: 'delegate',
+    agent: t.target,
+    chain,
+    mode: t.mode,
+    status: 'running',
+    output: null,
+    error: null,
+    depth: cap.depth + 1,
+    sender: run.sender,
+    owner: null,
+    heartbeat_at: null,
+    progress: null,
+    timeout_budget_secs: timeout,
+    parent_tool_call_id: input.toolCallId,
+    started_at: new Date().toISOString(),
+    finished_at: null,
+  };
+  if (!(await tasks.admit(record))) return fail(TOO_MANY_IN_FLIGHT);
+  const workspace = run.policy.workspaceDir;
+  await writeArtifact(workspace, taskId, t.target, null);
+  await services.delegation.enqueue({
+    task_id: taskId,
+    caller: cap.boundAlias,
+    chain,
+    target: t.target,
+    mode: t.mode,
+    prompt: composePrompt(args.prompt, args.context),
+    depth: cap.depth + 1,
+    cap: grantedCapability(services.config, cap, t.target).cap,
+    sender: run.sender,
+    caller_bucket_owner: run.bucketOwner,
+    caller_action_limit: run.policy.maxActionsPerHour,
+    caller_workspace: workspace,
+    caller_tools: [...input.callerTools().names],
+    cost: {
+      ...(run.cost ?? rootCostScope(services.config, run.agentAlias)),
+      ancestors: [...(run.cost?.ancestors ?? [])],
+    },
+    receipts: false,
+    parent_session_key: run.sessionKey,
+    parent_tool_call_id: input.toolCallId,
+    timeout_secs: timeout,
+  });
+  return ok(backgroundStarted(t.target, taskId));
+}

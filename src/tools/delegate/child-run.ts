@@ -1,0 +1,89 @@
+// Builds the RunContext of a delegated child: the target's identity adjusted for the mode (delegate.md §8.1).
+import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-context.ts';
+import { createApprovalGate } from '../../approval/gate.ts';
+import { runtimeProfileFor } from '../../config/views.ts';
+import type { CostScope } from '../../cost/cost-scope.ts';
+import type { SecurityPolicy } from '../../security/types.ts';
+import type { ToolRegistry } from '../registry.ts';
+import type { DelegateCapability } from './capability.ts';
+import { type AdmittedTarget, isCompleteRoute } from './gates.ts';
+
+/** What a delegation needs to know about its caller, from a live run or from a background job's payload. */
+export interface CallerView {
+  alias: string;
+  /** The caller's live policy: workspace, effective action limit, command policy. */
+  policy: SecurityPolicy;
+  bucketOwner: string;
+  sender: string;
+  sessionKey: string;
+  rootRunId: string;
+  budgetRootId: string | null;
+  /** The caller's live tool set (the ceiling of a bounded agentic child). */
+  tools: () => ToolRegistry;
+  capability: DelegateCapability;
+  cost: CostScope;
+  toolCallId: string;
+}
+
+/** §8.1 policy column: bounded keeps the target's policy, with the caller's workspace and a tightened bucket. */
+export function childPolicy(
+  services: RuntimeServices,
+  caller: CallerView,
+  t: AdmittedTarget,
+): SecurityPolicy {
+  if (t.mode === 'independent') return t.policy;
+  const callerProfile = services.config.agents[caller.alias]?.risk_profile.trim();
+  const sameProfile = callerProfile !== undefined && callerProfile === t.policy.riskProfileName;
+  return {
+    ...t.policy,
+    workspaceDir: sameProfile ? caller.policy.workspaceDir : t.policy.workspaceDir,
+    maxActionsPerHour: Math.min(caller.policy.maxActionsPerHour, t.policy.maxActionsPerHour),
+  };
+}
+
+export interface ChildRunInput {
+  services: RuntimeServices;
+  caller: CallerView;
+  target: AdmittedTarget;
+  runId: string;
+  rootRunId: string;
+  budgetRootId: string | null;
+  signal: AbortSignal;
+  delegate: DelegateCapability | null;
+  cost: CostScope;
+  observers: readonly RunObserver[];
+}
+
+export function buildChildRun(input: ChildRunInput): RunContext {
+  const { services, caller, target: t } = input;
+  const agent = services.config.agents[t.target];
+  const policy = childPolicy(services, caller, t);
+  // Bounded children never have an operator; an independent one would use its target's route (approvals.md §7),
+  // which needs a gateway-backed asker this run does not hold, so its prompts are denied by the runtime.
+  const shellExempt = t.mode === 'bounded' || !isCompleteRoute(policy.approvalRoute);
+  const createGate = (p: SecurityPolicy) => createApprovalGate({ policy: p, shellExempt, asker: null });
+  return {
+    services,
+    runId: input.runId,
+    rootRunId: input.rootRunId,
+    agentAlias: t.target,
+    sessionKey: caller.sessionKey,
+    sender: caller.sender,
+    bucketOwner: t.mode === 'bounded' ? caller.bucketOwner : `delegate-run:${input.runId}`,
+    isSubagent: false,
+    spawnSite: 'tool',
+    policy,
+    runtime: runtimeProfileFor(services.config, t.target),
+    budgetRootId: input.budgetRootId,
+    memoryAllowlist: [...new Set([...(agent?.workspace.read_memory_from ?? []), t.target])],
+    providerRef: agent?.model_provider ?? '',
+    origin: undefined,
+    gate: createGate(policy),
+    createGate,
+    signal: input.signal,
+    logger: services.logger,
+    delegate: input.delegate,
+    cost: input.cost,
+    observers: input.observers,
+  };
+}
