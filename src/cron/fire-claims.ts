@@ -13,8 +13,8 @@ export interface FireClaims {
 }
 
 export function createFireClaims(redis: Redis, prefix: string): FireClaims {
-  const claimKey = (fire: string, attempt: number) => `${prefix}:cron:claim:${fire}:${attempt}`;
-  const resultKey = (fire: string) => `${prefix}:cron:result:${fire}`;
+  const claimKey = (fire: string, attempt: number) => `${prefix}:cron-claim:${fire}:${attempt}`;
+  const resultKey = (fire: string) => `${prefix}:cron-result:${fire}`;
   return {
     async claim(fireId, attempt, runId) {
       return (await redis.set(claimKey(fireId, attempt), runId, 'EX', CLAIM_TTL_SECS, 'NX')) === 'OK';

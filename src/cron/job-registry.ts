@@ -1,4 +1,4 @@
-// Tool-created cron jobs in Redis: one hash under `<prefix>:cron:tool-jobs`, id → JSON record.
+// Tool-created cron jobs in Redis: one hash under `<prefix>:cron-jobs`, id → JSON record.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -31,7 +31,7 @@ export interface CronJobRegistry {
 export const newToolJobId = () => `t-${randomBytes(4).toString('hex')}`;
 
 export function createCronJobRegistry(redis: Redis, prefix: string): CronJobRegistry {
-  const key = `${prefix}:cron:tool-jobs`;
+  const key = `${prefix}:cron-jobs`;
   const parse = (raw: string | null): ToolCronJob | null => {
     if (raw === null) return null;
     const parsed = recordSchema.safeParse(JSON.parse(raw));
