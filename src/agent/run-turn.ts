@@ -4,6 +4,7 @@ import type { Recipient } from '../channel/types.ts';
 import { runtimeProfileFor } from '../config/views.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
+import { createCostObserver, rootCostScope } from '../cost/cost-scope.ts';
 import { noAgentText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import { buildToolSet, type ToolSetOptions } from '../tools/tool-set.ts';
@@ -82,6 +83,9 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     createGate,
     signal: req.signal,
     logger: services.logger,
+    // Root turns record their spend under the agent's alias; the tree's cost context is decided here (§15).
+    cost: rootCostScope(config, agent.alias),
+    observers: [createCostObserver(rootCostScope(config, agent.alias), false)],
   };
 
   const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId, ...req.logScope };

@@ -5,6 +5,7 @@ import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { createTaskRecords } from '../control-plane/task-records.ts';
 import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
+import { createCostLedger } from '../cost/ledger.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
 import { createHistoryStore } from './history-store.ts';
@@ -35,6 +36,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     buckets: createActionBuckets(redis, prefix),
     tasks: createTaskRecords(redis, prefix),
     metrics: createMetricsStore(redis, prefix, logger),
+    cost: createCostLedger(redis, prefix),
     createProvider(ref, agentAlias) {
       try {
         return createProviderChain({
