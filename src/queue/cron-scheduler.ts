@@ -44,6 +44,8 @@ export interface CronSyncReport {
 export interface CronScheduler extends CronControl {
   /** Makes Redis match the config: declared agent jobs scheduled, undeclared config schedules removed. */
   sync(): Promise<CronSyncReport>;
+  /** What Redis holds: scheduler ids and pending one-off (`at`) fire ids, sorted (health views, tests). */
+  inspect(): Promise<{ schedulers: string[]; oneOff: string[] }>;
   close(): Promise<void>;
 }
 
@@ -56,7 +58,7 @@ export function createCronScheduler(opts: CronSchedulerOptions): CronScheduler {
   const registry: CronJobRegistry = createCronJobRegistry(opts.redis, opts.prefix);
   const retry = fireRetryOptions(config.reliability.scheduler_retries);
 
-  /** Creates or updates one schedule; returns false when an identical one already exists (left untouched). */
+  /** Creates or updates one schedule; an identical one already in Redis is left untouched ('unchanged'). */
   async function schedule(
     target: Schedulable,
     sched: CronSchedule,
@@ -67,14 +69,20 @@ export function createCronScheduler(opts: CronSchedulerOptions): CronScheduler {
       const at = Date.parse(sched.at);
       const delay = at - Date.now();
       if (delay <= 0) return 'past';
-      // A fixed job id: adding it again (another process, a restart) is a no-op in BullMQ.
-      await queue.add(FIRE_JOB_NAME, payload, { ...retry, jobId: target.atJobId(at), delay });
+      const jobId = target.atJobId(at);
+      if (await queue.getJob(jobId)) return 'unchanged';
+      // A fixed job id: should another process add it meanwhile, the second add is a no-op in BullMQ.
+      await queue.add(FIRE_JOB_NAME, payload, { ...retry, jobId, delay });
       return 'scheduled';
     }
     // Re-upserting replaces the pending fire; skipping identical schedules keeps restarts from touching them.
     const existing = await queue.getJobScheduler(target.schedulerId);
     if (existing?.template?.data?.fp === fp) return 'unchanged';
-    const repeat = sched.kind === 'cron' ? { pattern: sched.expr, tz: sched.tz } : { every: sched.every_ms };
+    // An interval job first fires one interval from now (BullMQ alone would fire it at once).
+    const repeat =
+      sched.kind === 'cron'
+        ? { pattern: sched.expr, tz: sched.tz }
+        : { every: sched.every_ms, startDate: Date.now() + sched.every_ms };
     await queue.upsertJobScheduler(target.schedulerId, repeat, {
       name: FIRE_JOB_NAME,
       data: payload,
@@ -190,6 +198,15 @@ export function createCronScheduler(opts: CronSchedulerOptions): CronScheduler {
       const jobId = manualJobId(id, randomBytes(6).toString('hex'));
       await queue.add(FIRE_JOB_NAME, payload, { ...retry, jobId });
       return { ok: true, fireId: jobId };
+    },
+
+    async inspect() {
+      const schedulers = (await queue.getJobSchedulers()).map((s) => s.key).sort();
+      const oneOff = (await queue.getJobs(['delayed', 'waiting']))
+        .map((j) => j?.id ?? '')
+        .filter((id) => id.startsWith('cfg-at-') || id.startsWith('tool-at-'))
+        .sort();
+      return { schedulers, oneOff };
     },
 
     close: () => queue.close(),

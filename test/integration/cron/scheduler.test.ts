@@ -1,0 +1,202 @@
+// Config sync, one-off jobs, retries and redelivered fires, on real Redis and BullMQ, in one process.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BatonConfig } from '../../../src/config/types.ts';
+import { createFireClaims } from '../../../src/cron/fire-claims.ts';
+import { createCronJobRegistry } from '../../../src/cron/job-registry.ts';
+import { type CronScheduler, createCronScheduler } from '../../../src/queue/cron-scheduler.ts';
+import { type CronWorker, createFireProcessor, startCronWorker } from '../../../src/queue/cron-worker.ts';
+import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+import { REDIS_URL } from '../../helpers/redis.ts';
+import { createRecordingOutbox, readDeliveries } from './recording-outbox.ts';
+
+const FUTURE = '2099-01-01T09:00:00Z';
+const TOML = `
+[providers.models.custom.fake]
+uri = "\${MODEL_URI}"
+model = "fake-model"
+
+[reliability]
+provider_retries = 0
+scheduler_retries = 1
+
+[risk_profiles.default]
+
+[agents.main]
+model_provider = "custom.fake"
+risk_profile = "default"
+cron_jobs = ["daily", "later", "past", "off", "shelljob", "flaky", "once"]
+
+[cron.daily]
+job_type = "agent"
+schedule = { kind = "cron", expr = "0 9 * * *", tz = "Europe/Paris" }
+
+[cron.later]
+job_type = "agent"
+schedule = { kind = "at", at = "${FUTURE}" }
+
+[cron.past]
+job_type = "agent"
+schedule = { kind = "at", at = "2001-01-01T00:00:00Z" }
+
+[cron.off]
+job_type = "agent"
+enabled = false
+schedule = { kind = "cron", expr = "0 9 * * *" }
+
+[cron.shelljob]
+command = "echo hi"
+schedule = { kind = "cron", expr = "0 9 * * *" }
+
+[cron.unlisted]
+job_type = "agent"
+schedule = { kind = "cron", expr = "0 9 * * *" }
+
+[cron.flaky]
+job_type = "agent"
+prompt = "try hard"
+schedule = { kind = "cron", expr = "0 0 1 1 *" }
+delivery = { channel = "telegram.main", recipient = "ops" }
+
+[cron.once]
+job_type = "agent"
+prompt = "just once"
+schedule = { kind = "cron", expr = "0 0 1 1 *" }
+delivery = { channel = "telegram.main", recipient = "ops" }
+`;
+
+let h: AgentHarness;
+let scheduler: CronScheduler;
+let worker: CronWorker;
+const chatKey = () => `${h.prefix}:test-chat`;
+const schedulerFor = (config: BatonConfig) =>
+  createCronScheduler({
+    config,
+    redis: h.redis,
+    redisUrl: REDIS_URL,
+    prefix: h.prefix,
+    logger: h.services.logger,
+  });
+
+beforeAll(async () => {
+  h = await createAgentHarness('cron-sched', TOML);
+  scheduler = schedulerFor(h.services.config);
+  h.services.cron = scheduler;
+  worker = startCronWorker({
+    services: h.services,
+    outbox: createRecordingOutbox(h.redis, chatKey()),
+    redisUrl: REDIS_URL,
+    prefix: h.prefix,
+    concurrency: 2,
+  });
+});
+afterAll(async () => {
+  await worker.close();
+  await scheduler.close();
+  await h.close();
+});
+beforeEach(async () => {
+  h.server.reset();
+  await h.redis.del(chatKey());
+});
+
+async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('config sync', () => {
+  it('schedules enabled, listed agent jobs only; skips a past one-off; a second sync changes nothing', async () => {
+    const first = await scheduler.sync();
+    expect(first.skippedPast).toEqual(['past']);
+    const state = await scheduler.inspect();
+    expect(state.schedulers).toEqual(['cfg-daily', 'cfg-flaky', 'cfg-once']);
+    expect(state.oneOff).toEqual([`cfg-at-later-${Date.parse(FUTURE)}`]);
+    const again = await scheduler.sync();
+    expect(again.scheduled).toEqual([]);
+    expect(again.unchanged.sort()).toEqual(['daily', 'flaky', 'later', 'once']);
+    expect(await scheduler.inspect()).toEqual(state);
+  });
+
+  it('removes config schedules no longer declared and keeps tool-created ones', async () => {
+    const base = h.services.config;
+    const main = base.agents.main!;
+    const wider: BatonConfig = {
+      ...base,
+      agents: { ...base.agents, main: { ...main, cron_jobs: [...main.cron_jobs, 'stale'] } },
+      cron: { ...base.cron, stale: { ...base.cron.daily!, alias: 'stale' } },
+    };
+    const other = schedulerFor(wider);
+    await other.sync();
+    const added = await other.add({
+      agent: 'main',
+      name: 'kept',
+      schedule: { kind: 'cron', expr: '0 8 * * *', tz: 'UTC' },
+      prompt: 'p',
+      delivery: { channel: 'telegram.main', chat: 'c' },
+    });
+    await other.close();
+    expect(added.ok).toBe(true);
+    const report = await scheduler.sync();
+    expect(report.removed).toEqual(['cfg-stale']);
+    const { schedulers } = await scheduler.inspect();
+    expect(schedulers).not.toContain('cfg-stale');
+    expect(schedulers).toContain(`tool-${added.ok ? added.job.id : ''}`);
+  });
+});
+
+describe('fires', () => {
+  it('retries a failed firing as a new run with a new run_id, then delivers once', async () => {
+    h.server.script([
+      { status: 400, body: { error: { message: 'first attempt breaks' } } },
+      { text: 'second try worked' },
+    ]);
+    const fire = await scheduler.runNow('main', 'flaky');
+    expect(fire.ok).toBe(true);
+    await waitFor(
+      async () => (await readDeliveries(h.redis, chatKey())).length === 1,
+      10_000,
+      'the delivery',
+    );
+    const [d] = await readDeliveries(h.redis, chatKey());
+    expect(d).toMatchObject({ text: 'second try worked', to: { channel: 'telegram.main', chat: 'ops' } });
+    expect(h.server.requests).toHaveLength(2);
+    const runIds = new Set(h.logs.filter((l) => l.cron_job_id === 'flaky').map((l) => l.run_id));
+    expect(runIds.size).toBe(2);
+  });
+
+  it('a redelivered attempt never runs the agent again: it re-posts the stored result under the same key', async () => {
+    const processFire = createFireProcessor({
+      services: h.services,
+      outbox: createRecordingOutbox(h.redis, chatKey()),
+      registry: createCronJobRegistry(h.redis, h.prefix),
+      claims: createFireClaims(h.redis, h.prefix),
+    });
+    h.server.script([{ text: 'only once' }]);
+    const fire = {
+      id: 'run-once-test',
+      data: { source: 'config', alias: 'once' },
+      attemptsMade: 0,
+      attempts: 1,
+    };
+    const signal = new AbortController().signal;
+    expect(await processFire(fire, signal)).toBe('delivered');
+    expect(await processFire(fire, signal)).toBe('redelivered');
+    const deliveries = await readDeliveries(h.redis, chatKey());
+    expect(deliveries.map((d) => [d.text, d.key])).toEqual([
+      ['only once', 'cron:run-once-test'],
+      ['only once', 'cron:run-once-test'],
+    ]);
+    expect(h.server.requests).toHaveLength(1);
+    // An attempt claimed by a run that has not finished (or died) is not run a second time either.
+    await createFireClaims(h.redis, h.prefix).claim('run-stalled', 0, 'someone-else');
+    expect(await processFire({ ...fire, id: 'run-stalled' }, signal)).toBe('already_claimed');
+    expect(h.server.requests).toHaveLength(1);
+  });
+});
