@@ -22,6 +22,8 @@ import {
   cronSessionKey,
 } from './messages.ts';
 
+const LOGGED_OUTPUT_CHARS = 4000;
+
 export interface AgentJob {
   /** The cron alias (`[cron.<alias>]`) or a tool-created job's id: the `cron_job_id` log field. */
   alias: string;
@@ -131,7 +133,8 @@ async function runScoped(
       logScope: scope,
     });
     const output = res.text.trim() ? res.text : CRON_JOB_EXECUTED;
-    logger.info('cron job finished');
+    // Without a delivery, the logs are where the output is kept (config.md §14).
+    logger.info({ output: output.slice(0, LOGGED_OUTPUT_CHARS) }, 'cron job finished');
     return { ok: true, output, runId };
   } catch (err) {
     const error = cronJobFailed(errorMessage(err));

@@ -200,3 +200,64 @@ describe('fires', () => {
     expect(h.server.requests).toHaveLength(1);
   });
 });
+
+describe('one-off jobs', () => {
+  const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+  it('a config at job fires once at its time; once past, a later sync skips it', async () => {
+    // The worker reads jobs from its own config: declare the job there for this test only.
+    const config = h.services.config;
+    const at = soon(300);
+    config.cron.soon = {
+      ...config.cron.once!,
+      alias: 'soon',
+      prompt: 'at once',
+      schedule: { kind: 'at', at },
+    };
+    config.agents.main!.cron_jobs.push('soon');
+    try {
+      h.server.script([{ text: 'it is time' }]);
+      expect((await scheduler.sync()).scheduled).toEqual(['soon']);
+      await waitFor(
+        async () => (await readDeliveries(h.redis, chatKey())).length === 1,
+        10_000,
+        'the delivery',
+      );
+      expect((await readDeliveries(h.redis, chatKey()))[0]).toMatchObject({
+        text: 'it is time',
+        key: `cron:cfg-at-soon-${Date.parse(at)}`,
+      });
+      expect((await scheduler.sync()).skippedPast).toContain('soon');
+      expect(h.server.requests).toHaveLength(1);
+    } finally {
+      delete config.cron.soon;
+      config.agents.main!.cron_jobs.pop();
+    }
+  });
+
+  it('a tool-created at job is forgotten once it has fired', async () => {
+    h.server.script([{ text: 'reminder' }]);
+    const added = await scheduler.add({
+      agent: 'main',
+      name: 'remind',
+      schedule: { kind: 'at', at: soon(300) },
+      prompt: 'remind me',
+      delivery: { channel: 'telegram.main', chat: 'me' },
+    });
+    expect(added.ok).toBe(true);
+    await waitFor(
+      async () => (await readDeliveries(h.redis, chatKey())).length === 1,
+      10_000,
+      'the delivery',
+    );
+    expect((await readDeliveries(h.redis, chatKey()))[0]).toMatchObject({
+      text: 'reminder',
+      to: { chat: 'me' },
+    });
+    await waitFor(
+      async () => (await scheduler.list('main')).every((j) => j.name !== 'remind'),
+      5_000,
+      'removal',
+    );
+  });
+});
