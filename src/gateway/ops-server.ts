@@ -1,6 +1,11 @@
 // The ops HTTP API on [gateway] host/port (Fastify): JSON errors for every bad input, bearer auth, pino logs.
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  LogController,
+} from 'fastify';
 import { isLoopbackHost } from '../config/rules.ts';
 import { bearerMatches, isOpenPath } from './auth.ts';
 import { bodyTooLarge, INTERNAL_ERROR, INVALID_JSON, noRoute, UNAUTHORIZED } from './messages.ts';
@@ -23,9 +28,10 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   const loggerInstance: FastifyBaseLogger = logger;
   const app = Fastify({
     loggerInstance,
-    disableRequestLogging: true,
+    // Our own onResponse line replaces Fastify's per-request lines (which would log the full URL).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
 
   // An empty JSON body is accepted (POST .../abort with `content-type: application/json` and nothing else).

@@ -35,9 +35,11 @@ export function countedQueueNames(channelKeys: readonly string[]): string[] {
 export function createQueueStats(opts: QueueStatsOptions): QueueStats {
   const connection = createRedis(opts.url);
   connection.on('error', () => {}); // ioredis reconnects on its own; outages surface through counts()
-  const queues = countedQueueNames(opts.channelKeys).map(
-    (name) => new Queue(name, { connection, prefix: opts.prefix }),
-  );
+  const queues = countedQueueNames(opts.channelKeys).map((name) => {
+    const queue = new Queue(name, { connection, prefix: opts.prefix });
+    queue.on('error', () => {}); // connection errors: counts() fails and /healthz says so
+    return queue;
+  });
   return {
     async counts() {
       // While disconnected, commands would wait for the reconnect; fail at once so /healthz stays quick.

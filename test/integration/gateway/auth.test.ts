@@ -1,0 +1,66 @@
+// Bearer auth of the ops API ([gateway] api_token): /api needs the token, /healthz and /metrics stay open.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniquePrefix } from '../../helpers/redis.ts';
+import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
+
+const TOKEN = 'tok-3f9a1c27e4b84d0c';
+let h: OpsHarness;
+
+beforeAll(async () => {
+  const prefix = uniquePrefix('gateway-auth');
+  h = await startOpsHarness({
+    prefix,
+    config: { gateway: { host: '127.0.0.1', port: 0, data_dir: '/tmp/baton-test', api_token: TOKEN } },
+  });
+});
+afterAll(() => h.close());
+
+describe('bearer token', () => {
+  it('refuses /api without a token, with a wrong one, or with another scheme; never echoes the token', async () => {
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong-token' },
+      { authorization: `Bearer ${TOKEN}x` },
+      { authorization: `Basic ${TOKEN}` },
+      { authorization: TOKEN },
+    ];
+    for (const headers of attempts) {
+      const res = await h.get('/api/tasks', headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual({ error: 'unauthorized' });
+      expect(text).not.toContain(TOKEN);
+    }
+    const abort = await h.post('/api/sessions/s/abort');
+    expect(abort.status).toBe(401);
+  });
+
+  it('serves /api with the right token (scheme is case-insensitive)', async () => {
+    const res = await h.get('/api/tasks', { authorization: `Bearer ${TOKEN}` });
+    expect(res.status).toBe(200);
+    expect(await jsonOf(res)).toEqual({ tasks: [] });
+    expect((await h.get('/api/tasks', { authorization: `bearer ${TOKEN}` })).status).toBe(200);
+    const abort = await h.post('/api/sessions/s/abort', { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(abort.status).toBe(404);
+  });
+
+  it('keeps /healthz and /metrics open, and fails closed on unknown paths', async () => {
+    expect((await h.get('/healthz')).status).toBe(200);
+    expect((await h.get('/metrics')).status).toBe(200);
+    expect((await h.get('/dashboard')).status).toBe(401);
+    expect((await h.get('/healthz/../api/tasks')).status).toBe(401);
+  });
+});
+
+describe('without a token on loopback', () => {
+  let open: OpsHarness;
+  beforeAll(async () => {
+    open = await startOpsHarness({ prefix: uniquePrefix('gateway-open') });
+  });
+  afterAll(() => open.close());
+
+  it('serves /api to anyone who can reach the loopback address', async () => {
+    expect((await open.get('/api/tasks')).status).toBe(200);
+  });
+});

@@ -1,0 +1,87 @@
+// Starts the ops API on port 0 against real Redis and real BullMQ queues, with a per-file key prefix.
+import type { Redis } from 'ioredis';
+import type { BatonConfig } from '../../../src/config/types.ts';
+import { type AbortBus, createAbortBus } from '../../../src/control-plane/abort-bus.ts';
+import { createSilentLogger, type Logger } from '../../../src/core/logger.ts';
+import type { ConfigDiagnostics } from '../../../src/gateway/health.ts';
+import { createOpsDeps } from '../../../src/gateway/ops-deps.ts';
+import { type OpsServerDeps, startOpsServer } from '../../../src/gateway/ops-server.ts';
+import { buildConfig, type ConfigOverrides } from '../../helpers/config-builders.ts';
+import { deletePrefix, REDIS_URL, testRedis } from '../../helpers/redis.ts';
+
+export interface OpsHarness {
+  url: string;
+  config: BatonConfig;
+  redis: Redis;
+  prefix: string;
+  /** The bus the API publishes on; tests register "worker" controllers on it (it goes through Redis pub/sub). */
+  abortBus: AbortBus;
+  deps: OpsServerDeps;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface OpsHarnessOptions {
+  prefix: string;
+  config?: ConfigOverrides;
+  /** A loaded config (e.g. from loadConfigText) instead of the builder; its gateway port is forced to 0. */
+  loaded?: BatonConfig;
+  load?: ConfigDiagnostics;
+  logger?: Logger;
+  /** Replace individual dependencies (e.g. an unreachable Redis). */
+  override?: (deps: OpsServerDeps) => OpsServerDeps;
+}
+
+export function testConfig(prefix: string, over: ConfigOverrides = {}): BatonConfig {
+  return buildConfig({ ...over, redis: { url: REDIS_URL, prefix } });
+}
+
+export async function startOpsHarness(o: OpsHarnessOptions): Promise<OpsHarness> {
+  const base = o.loaded ?? testConfig(o.prefix, o.config);
+  const config: BatonConfig = { ...base, gateway: { ...base.gateway, port: 0 } };
+  const logger = o.logger ?? createSilentLogger();
+  const redis = testRedis();
+  const subscriber = testRedis();
+  const abortBus = createAbortBus(redis, subscriber, o.prefix, logger);
+  const built = createOpsDeps({
+    config,
+    redis,
+    logger,
+    load: o.load ?? { diagnostics: [], droppedSections: [] },
+    abortBus,
+    probeTimeoutMs: 500,
+  });
+  const deps = o.override ? o.override(built) : built;
+  const server = await startOpsServer(deps);
+  const call = (path: string, init: RequestInit) => fetch(`${server.url}${path}`, init);
+  return {
+    url: server.url,
+    config,
+    redis,
+    prefix: o.prefix,
+    abortBus,
+    deps,
+    get: (path, headers = {}) => call(path, { headers }),
+    post: (path, init = {}) =>
+      call(path, {
+        method: 'POST',
+        headers: init.headers ?? {},
+        ...(init.body !== undefined ? { body: init.body } : {}),
+      }),
+    async close() {
+      await server.close();
+      await abortBus.close();
+      await deletePrefix(redis, o.prefix);
+      redis.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests check response bodies field by field with expect().
+export type JsonBody = Record<string, any>;
+
+export async function jsonOf(res: Response): Promise<JsonBody> {
+  return (await res.json()) as JsonBody;
+}
