@@ -6,6 +6,7 @@ import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { createLogger } from '../core/logger.ts';
 import { connectRedis } from '../core/redis.ts';
+import { createDelegateWorker, type DelegateWorker } from '../queue/delegate-worker.ts';
 
 export interface AgentCommandArgs {
   configPath: string;
@@ -40,8 +41,18 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
   const onSignal = () => abort.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  let delegateWorker: DelegateWorker | undefined;
   try {
     const services = createRuntimeServices({ config, redis, logger, env: io.env });
+    // This process also consumes the delegate queue, so a background task started in this turn can finish
+    // (and be awaited) here even when no `baton worker` runs.
+    delegateWorker = createDelegateWorker({
+      services,
+      redisUrl: config.redis.url,
+      prefix: config.redis.prefix,
+      concurrency: config.worker.background_concurrency,
+      shutdownGraceMs: config.worker.shutdown_grace_secs * 1000,
+    });
     const result = await runTurn(services, {
       agentAlias: args.agent,
       sessionKey: args.session ?? `cli-${newRunId()}`,
@@ -56,6 +67,7 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
     io.err(`error: ${abort.signal.aborted ? 'interrupted' : errorMessage(err)}`);
     return abort.signal.aborted ? 130 : 1;
   } finally {
+    await delegateWorker?.close().catch(() => {});
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     logger.flush();

@@ -1,0 +1,79 @@
+// The supervision reaper (delegate.md §11.6): running records whose worker died become lost, overdue ones timed_out.
+import type { Redis } from 'ioredis';
+import type { Logger } from '../core/logger.ts';
+import type { DelegationServices } from '../tools/delegate/services.ts';
+import { createDelegateTasks } from './delegate-tasks.ts';
+
+export interface ReaperOptions {
+  redis: Redis;
+  prefix: string;
+  /** Job states and cancel publishing (the delegate queue client). */
+  delegation: Pick<DelegationServices, 'jobState' | 'publishCancel'>;
+  logger: Logger;
+  intervalMs?: number;
+  /** A heartbeat older than this means the owner is gone (150 s). */
+  staleHeartbeatMs?: number;
+  /** Runtime allowed past timeout_budget_secs before timed_out (300 s). */
+  overrunSecs?: number;
+  /**
+   * A record without heartbeat is only judged after this long: between admission and enqueue its job does not
+   * exist yet, and that must not read as a dead worker.
+   */
+  admissionGraceMs?: number;
+}
+
+export interface DelegateReaper {
+  /** One pass under the lock; returns how many records it settled (0 when another reaper holds the lock). */
+  runOnce(): Promise<number>;
+  close(): void;
+}
+
+export function startDelegateReaper(opts: ReaperOptions): DelegateReaper {
+  const tasks = createDelegateTasks(opts.redis, opts.prefix);
+  const lockKey = `${opts.prefix}:delegate-reaper-lock`;
+  const interval = opts.intervalMs ?? 60_000;
+  const stale = opts.staleHeartbeatMs ?? 150_000;
+  const overrun = (opts.overrunSecs ?? 300) * 1000;
+  const grace = opts.admissionGraceMs ?? 10_000;
+
+  const judge = async (id: string, now: number): Promise<boolean> => {
+    const rec = await tasks.get(id);
+    if (rec?.status !== 'running') {
+      await tasks.forgetInFlight(id);
+      return false;
+    }
+    const started = Date.parse(rec.started_at);
+    if (rec.timeout_budget_secs !== null && now - started > rec.timeout_budget_secs * 1000 + overrun) {
+      const won = await tasks.settle(id, 'timed_out', {});
+      if (won) await opts.delegation.publishCancel(id);
+      return won;
+    }
+    if (rec.heartbeat_at !== null) {
+      return now - Date.parse(rec.heartbeat_at) > stale && tasks.settle(id, 'lost', {});
+    }
+    if (now - started < grace) return false;
+    const state = await opts.delegation.jobState(id);
+    return state !== 'waiting' && state !== 'delayed' && tasks.settle(id, 'lost', {});
+  };
+
+  const runOnce = async (): Promise<number> => {
+    // One reaper at a time across the fleet; the lock expires on its own if this process dies mid-pass.
+    const got = await opts.redis.set(lockKey, String(process.pid), 'PX', Math.max(interval, 5_000), 'NX');
+    if (got !== 'OK') return 0;
+    try {
+      const now = Date.now();
+      let settled = 0;
+      for (const id of await tasks.inFlight()) if (await judge(id, now)) settled += 1;
+      if (settled > 0) opts.logger.warn({ settled }, 'delegate reaper settled abandoned background tasks');
+      return settled;
+    } finally {
+      await opts.redis.del(lockKey);
+    }
+  };
+
+  const timer = setInterval(() => {
+    runOnce().catch((err: unknown) => opts.logger.warn({ err }, 'delegate reaper pass failed'));
+  }, interval);
+  timer.unref();
+  return { runOnce, close: () => clearInterval(timer) };
+}

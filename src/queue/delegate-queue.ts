@@ -1,0 +1,90 @@
+// The background-delegation queue client: enqueue, job state, removal, cross-process cancel and settle events.
+import { type ConnectionOptions, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { type AbortBus, createAbortBus } from '../control-plane/abort-bus.ts';
+import { createDelegateTasks } from '../control-plane/delegate-tasks.ts';
+import type { Logger } from '../core/logger.ts';
+import { createRedis } from '../core/redis.ts';
+import { CANCELLED_BY_USER } from '../tools/delegate/messages.ts';
+import type { DelegateJobState, DelegationServices } from '../tools/delegate/services.ts';
+import { DELEGATE_QUEUE } from './names.ts';
+
+/** Finished jobs are only bookkeeping: the task record is the status of record (delegate.md §11.3). */
+const KEEP_FINISHED = { age: 24 * 60 * 60, count: 1000 };
+
+export interface DelegationHandle extends DelegationServices {
+  /** Cross-process aborts ('task' kind) for the workers of this process. */
+  readonly abortBus: AbortBus;
+  close(): Promise<void>;
+}
+
+export interface DelegationOptions {
+  redisUrl: string;
+  prefix: string;
+  logger: Logger;
+}
+
+/**
+ * Connection options rather than a client: BullMQ then owns (and on close, ends) its connections, so a
+ * short-lived process such as `baton agent` can exit once its worker is closed.
+ */
+export function ownedConnection(url: string): ConnectionOptions {
+  return { url, maxRetriesPerRequest: null };
+}
+
+export function createDelegationServices(opts: DelegationOptions): DelegationHandle {
+  const queue = new Queue(DELEGATE_QUEUE, {
+    connection: ownedConnection(opts.redisUrl),
+    prefix: opts.prefix,
+  });
+  const publisher: Redis = createRedis(opts.redisUrl);
+  const subscriber: Redis = createRedis(opts.redisUrl);
+  for (const r of [publisher, subscriber]) r.on('error', () => {}); // ioredis reconnects on its own
+  const abortBus = createAbortBus(publisher, subscriber, opts.prefix, opts.logger);
+  const settledChannel = createDelegateTasks(publisher, opts.prefix).settledChannel;
+  const listeners = new Set<(taskId: string) => void>();
+  const subscribed = subscriber.subscribe(settledChannel);
+  subscriber.on('message', (channel: string, taskId: string) => {
+    if (channel !== settledChannel) return;
+    for (const l of listeners) l(taskId);
+  });
+  return {
+    abortBus,
+    async enqueue(payload) {
+      // attempts: 1: a job whose worker died is reported lost by the reaper, never run twice (§11.2).
+      await queue.add('delegate', payload, {
+        jobId: payload.task_id,
+        attempts: 1,
+        removeOnComplete: KEEP_FINISHED,
+        removeOnFail: KEEP_FINISHED,
+      });
+    },
+    async jobState(taskId) {
+      const state = await queue.getJobState(taskId);
+      if (state === 'prioritized' || state === 'waiting-children') return 'waiting';
+      const known: DelegateJobState[] = ['waiting', 'delayed', 'active', 'completed', 'failed'];
+      return (known as string[]).includes(state) ? (state as DelegateJobState) : 'unknown';
+    },
+    async removeWaiting(taskId) {
+      const job = await queue.getJob(taskId);
+      if (!job) return false;
+      const state = await job.getState();
+      if (state !== 'waiting' && state !== 'delayed' && state !== 'prioritized') return false;
+      await job.remove().catch(() => {}); // a worker may have just taken it; the abort reaches it instead
+      return true;
+    },
+    async publishCancel(taskId) {
+      await abortBus.publish('task', taskId, CANCELLED_BY_USER);
+    },
+    onSettled(listener) {
+      listeners.add(listener);
+      void subscribed;
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      await abortBus.close();
+      await queue.close();
+      await Promise.all([publisher.quit().catch(() => {}), subscriber.quit().catch(() => {})]);
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// The BullMQ worker of the `delegate` queue: runs background delegations, aborts them on cancel or shutdown.
+import { Worker } from 'bullmq';
+import { executeRun } from '../agent/execute-run.ts';
+import type { RuntimeServices } from '../agent/run-context.ts';
+import { errorMessage } from '../core/errors.ts';
+import { WORKER_SHUTDOWN } from '../tools/delegate/messages.ts';
+import { runBackgroundTask } from '../tools/delegate/run-background.ts';
+import { delegateJobPayloadSchema } from '../tools/delegate/services.ts';
+import { buildToolSet } from '../tools/tool-set.ts';
+import { createDelegationServices, type DelegationHandle, ownedConnection } from './delegate-queue.ts';
+import { DELEGATE_QUEUE } from './names.ts';
+
+export interface DelegateWorkerOptions {
+  /** The process's services; `services.delegation` is set to this worker's queue client when absent. */
+  services: RuntimeServices;
+  redisUrl: string;
+  /** `[redis] prefix`. */
+  prefix: string;
+  /** `[worker] background_concurrency`. */
+  concurrency: number;
+  /** Running jobs get this long to finish on close before they are aborted (delegate.md §11.5). */
+  shutdownGraceMs?: number;
+  /** Heartbeat period (30 s in production; tests shorten it). */
+  heartbeatMs?: number;
+}
+
+export interface DelegateWorker {
+  readonly delegation: DelegationHandle;
+  close(): Promise<void>;
+}
+
+export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorker {
+  const { services } = opts;
+  const delegation = createDelegationServices({
+    redisUrl: opts.redisUrl,
+    prefix: opts.prefix,
+    logger: services.logger,
+  });
+  services.delegation ??= delegation;
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const worker = new Worker(
+    DELEGATE_QUEUE,
+    async (job) => {
+      const payload = delegateJobPayloadSchema.parse(job.data);
+      const controller = new AbortController();
+      const unregister = delegation.abortBus.register('task', payload.task_id, controller);
+      const done = runBackgroundTask(
+        services,
+        payload,
+        controller.signal,
+        { buildToolSet, executeRun },
+        opts.heartbeatMs,
+      );
+      running.set(payload.task_id, { controller, done: done.catch(() => {}) });
+      try {
+        await done;
+      } finally {
+        unregister();
+        running.delete(payload.task_id);
+      }
+    },
+    // A stalled job is failed, never re-run: the reaper reports its record lost (delegate.md §11.2).
+    {
+      connection: ownedConnection(opts.redisUrl),
+      prefix: opts.prefix,
+      concurrency: opts.concurrency,
+      maxStalledCount: 0,
+    },
+  );
+  worker.on('failed', (job, err) =>
+    services.logger.warn({ task_id: job?.id, err: errorMessage(err) }, 'background delegation job failed'),
+  );
+  worker.on('error', (err) => services.logger.warn({ err: errorMessage(err) }, 'delegate worker error'));
+  return {
+    delegation,
+    async close() {
+      const grace = opts.shutdownGraceMs ?? 30_000;
+      const pending = [...running.values()];
+      await worker.pause(true).catch(() => {});
+      const allDone = Promise.all(pending.map((r) => r.done));
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), grace);
+      });
+      if ((await Promise.race([allDone, timedOut])) === 'timeout') {
+        for (const r of running.values()) r.controller.abort(new Error(WORKER_SHUTDOWN));
+        await allDone;
+      }
+      clearTimeout(timer);
+      await worker.close();
+      if (services.delegation === delegation) services.delegation = undefined;
+      await delegation.close();
+    },
+  };
+}
+
+/** Starts a delegate worker; the same as createDelegateWorker (BullMQ workers start on construction). */
+export const startDelegateWorker = createDelegateWorker;
