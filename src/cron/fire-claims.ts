@@ -1,4 +1,10 @@
 // At most one agent run per fire attempt: a claim per (fire, attempt) and the stored result of a success.
+//
+// Why: BullMQ moves a stalled job (its worker died or missed lock renewals) back to wait, and for scheduler
+// jobs it does so whatever maxStalledCount says. Without a claim a long run whose lock lapsed would run twice.
+// With it, a redelivered attempt re-posts a stored success (same outbox key, so the chat sees it once) or, when
+// the first holder never finished, ends without running: a crash mid-run loses that fire rather than risking
+// a double run. Real failures still retry, each as a new attempt (a new claim) with a new run id.
 import type { Redis } from 'ioredis';
 
 /** Long enough to outlive any redelivery of the same fire (BullMQ stalls, restarts). */
