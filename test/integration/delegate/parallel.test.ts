@@ -54,12 +54,12 @@ describe('parallel delegation', () => {
   });
 
   it('runs children concurrently and joins their blocks in list order', async () => {
-    h.server.script([{ delayMs: 2000, text: 'writer says' }], { model: 'fast-model' });
+    h.server.script([{ delayMs: 1500, text: 'coder says' }], { model: 'deep-model' });
     h.server.script([{ status: 500 }], { model: 'primary-model' });
     h.server.script([{ text: 'flaky says' }], { model: 'backup-model' });
     h.server.script(
       [
-        { toolCalls: [delegateCall('p1', { parallel: [' writer ', 'flaky'], prompt: 'both' })] },
+        { toolCalls: [delegateCall('p1', { parallel: [' coder ', 'flaky'], prompt: 'both' })] },
         { text: 'done' },
       ],
       {
@@ -67,12 +67,12 @@ describe('parallel delegation', () => {
       },
     );
     const turn = h.turn('main', 'go');
-    // The second child's requests arrive while the first is still waiting on its 2 s reply.
-    await h.server.waitForRequests(4, 1500);
+    // The second child's requests arrive while the first is still waiting on its 1.5 s reply.
+    await h.server.waitForRequests(4, 1200);
     expect(requestsFor(h.server, 'backup-model')).toHaveLength(1);
     await turn;
     expect(resultOf(h.server, 'p1')).toBe(
-      `[Parallel delegation: 2 agents]\n\n--- writer (success=true) ---\n[Agent 'writer' (custom/fast-model)]\nwriter says\n\n--- flaky (success=true) ---\n[Agent 'flaky' (requested: custom.primary/primary-model; served: custom.backup/backup-model)]\nflaky says\n\n${WARNING}`,
+      `[Parallel delegation: 2 agents]\n\n--- coder (success=true) ---\n[Agent 'coder' (custom/deep-model, agentic)]\ncoder says\n\n--- flaky (success=true) ---\n[Agent 'flaky' (requested: custom.primary/primary-model; served: custom.backup/backup-model)]\nflaky says\n\n${WARNING}`,
     );
   });
 
