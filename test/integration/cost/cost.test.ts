@@ -185,7 +185,7 @@ describe('cost per hop', () => {
 });
 
 describe('one root, concurrent children', () => {
-  it('two parallel children and a background child share one cost chain; the tree budget is never overdrawn', async () => {
+  it('two parallel children and a background child share one cost chain, counted once', async () => {
     const loop = { usage: CENT, toolCalls: [{ name: 'file_read', arguments: { path: 'x' } }] };
     h.server.respond((req) => (req.body.model === 'cheap-model' ? loop : undefined));
     h.server.script(

@@ -1,0 +1,29 @@
+// A separate worker process for the cross-process tests: consumes the delegate queue until SIGTERM.
+// Usage: node delegate-worker-process.ts <config.toml>  (env: MODEL_URI, DATA_DIR, PREFIX, REDIS_URL)
+import { readFileSync } from 'node:fs';
+import { createRuntimeServices } from '../../../src/agent/services.ts';
+import { loadConfigText } from '../../../src/config/index.ts';
+import { createLogger } from '../../../src/core/logger.ts';
+import { createRedis } from '../../../src/core/redis.ts';
+import { createDelegateWorker } from '../../../src/queue/delegate-worker.ts';
+
+const loaded = loadConfigText(readFileSync(process.argv[2]!, 'utf8'), process.env);
+if (!loaded.config) throw new Error('worker process: config did not load');
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = createRedis(redisUrl);
+const logger = createLogger({ level: 'warn' });
+const services = createRuntimeServices({ config: loaded.config, redis, logger, env: {} });
+const worker = createDelegateWorker({
+  services,
+  redisUrl,
+  prefix: loaded.config.redis.prefix,
+  concurrency: 4,
+  heartbeatMs: 200,
+});
+process.stdout.write(`ready ${services.workerId}\n`);
+process.once('SIGTERM', () => {
+  void worker
+    .close()
+    .then(() => redis.quit())
+    .then(() => process.exit(0));
+});
