@@ -77,6 +77,28 @@ function successOutput(t: string, res: ModelResponse, text: string, agentic: boo
   return `${header}\n${text}\n\n${fallbackWarning()}`;
 }
 
+/**
+ * Provider chains per services and target: a chain holds no per-request state, and building one per child
+ * made a 16-way fan-out pay sixteen SDK set-ups before its first request.
+ */
+const providerCache = new WeakMap<RuntimeServices, Map<string, ModelProvider>>();
+
+function targetProvider(services: RuntimeServices, target: string): ModelProvider {
+  const ref = services.config.agents[target]?.model_provider ?? '';
+  let byKey = providerCache.get(services);
+  if (!byKey) {
+    byKey = new Map();
+    providerCache.set(services, byKey);
+  }
+  const key = `${target}\u0000${ref}`;
+  let provider = byKey.get(key);
+  if (!provider) {
+    provider = services.createProvider(ref, target);
+    byKey.set(key, provider);
+  }
+  return provider;
+}
+
 export async function executeDelegation(input: ExecuteInput): Promise<ToolResult> {
   const { services, target: t } = input;
   const agentic = t.agentic;
@@ -86,7 +108,7 @@ export async function executeDelegation(input: ExecuteInput): Promise<ToolResult
   }
   let provider: ModelProvider;
   try {
-    provider = services.createProvider(services.config.agents[t.target]?.model_provider ?? '', t.target);
+    provider = targetProvider(services, t.target);
   } catch (err) {
     return fail(errorMessage(err));
   }
