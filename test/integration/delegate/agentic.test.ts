@@ -42,7 +42,7 @@ describe('bounded agentic targets', () => {
     expect(existsSync(join(h.dataDir, 'workspaces', 'main', 'memory', 'finding.md'))).toBe(false);
     // the granted instance is target-bound: it advertises the coder's own roster
     const grant = (first!.body.tools ?? []).find((t) => (t.function as { name: string }).name === 'delegate');
-    const props = (grant?.function as { parameters: { properties: Record<string, { description: string }> } })
+    const props = (grant!.function as { parameters: { properties: Record<string, { description: string }> } })
       .parameters.properties;
     const coderRoster = [
       ...MAIN_ROSTER.filter((a) => !['coder', 'ext', 'indie', 'askindie', 'askbot', 'bare'].includes(a)),
