@@ -3,10 +3,14 @@
 import { parseArgs } from 'node:util';
 import { agentCommand, type CommandIo } from './cli/agent-command.ts';
 import { configCheck, resolveConfigPath } from './config/index.ts';
+import { runRole } from './runtime/run-role.ts';
 
 const USAGE = `Usage: baton <command> [options]
 
 Commands:
+  start                                       gateway + worker in one process (what npm start runs)
+  gateway                                     channel adapters and the HTTP API
+  worker                                      agent turns (run as many as Redis serves)
   agent -a <alias> -m <text> [-s <session>]   run one turn of an agent and print its answer
   config check                                load and validate the config, print every problem
 
@@ -33,6 +37,9 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
   }
   const configPath = resolveConfigPath(values.config, io.env);
   if (command === 'config' && sub === 'check') return configCheck(configPath, io.env, io.out);
+  if (command === 'start' || command === 'gateway' || command === 'worker') {
+    return runRole(command, configPath, io);
+  }
   if (command === 'agent') {
     if (!values.agent || values.message === undefined) {
       io.err('error: baton agent needs -a <alias> and -m <text>');

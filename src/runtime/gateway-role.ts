@@ -3,7 +3,14 @@ import type { Redis } from 'ioredis';
 import { createChannelHost } from '../channel/host.ts';
 import type { ChannelAdapter } from '../channel/types.ts';
 import type { BatonConfig } from '../config/types.ts';
+import { createAbortBus } from '../control-plane/abort-bus.ts';
+import { createChannelPresence, type PresenceHold } from '../control-plane/channel-presence.ts';
+import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
+import { createRedis } from '../core/redis.ts';
+import type { ConfigDiagnostics } from '../gateway/health.ts';
+import { createOpsDeps } from '../gateway/ops-deps.ts';
+import { startOpsServer } from '../gateway/ops-server.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { startOutboxWorker } from '../queue/outbox-worker.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
@@ -16,6 +23,8 @@ export interface GatewayRoleOptions {
   adapters: ChannelAdapter[];
   /** Agent per channel key for channels not in the config (the local test channel). */
   routes?: Record<string, string>;
+  /** Serve the operations API on [gateway] host/port, reporting these config diagnostics. */
+  ops?: ConfigDiagnostics;
 }
 
 export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> {
@@ -39,11 +48,27 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
       minIntervalMs: (config.channels[adapter.key]?.reply_min_interval_secs ?? 0) * 1000,
     }),
   );
-  for (const adapter of opts.adapters) await adapter.start(host);
-  logger.info({ channels: opts.adapters.map((a) => a.key) }, 'gateway role started');
+  const holder = newWorkerId();
+  const presence = createChannelPresence(redis, prefix, logger);
+  const holds: PresenceHold[] = [];
+  for (const adapter of opts.adapters) {
+    await adapter.start(host);
+    holds.push(await presence.hold(adapter.key, holder));
+  }
+  const subscriber = createRedis(url);
+  subscriber.on('error', () => {});
+  const abortBus = createAbortBus(redis, subscriber, prefix, logger);
+  const ops = opts.ops
+    ? await startOpsServer(createOpsDeps({ config, redis, logger, load: opts.ops, abortBus }))
+    : null;
+  logger.info({ channels: opts.adapters.map((a) => a.key), api: ops?.url ?? null }, 'gateway role started');
   return {
     async close() {
+      await ops?.close();
+      for (const h of holds) await h.release();
       for (const adapter of opts.adapters) await adapter.stop();
+      await abortBus.close();
+      subscriber.disconnect();
       await Promise.all(senders.map((s) => s.close()));
       await turns.close();
     },

@@ -4,10 +4,14 @@ import type { RuntimeServices } from '../agent/run-context.ts';
 import { createRuntimeServices } from '../agent/services.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
+import { startDelegateReaper } from '../control-plane/delegate-reaper.ts';
 import { createRunningTurns } from '../control-plane/running-turns.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
+import { createCronScheduler } from '../queue/cron-scheduler.ts';
+import { startCronWorker } from '../queue/cron-worker.ts';
+import { createDelegateWorker } from '../queue/delegate-worker.ts';
 import { createOutboxProducer } from '../queue/outbox.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
 import { startTurnSweeper } from '../queue/turn-sweeper.ts';
@@ -54,6 +58,24 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     ...(opts.stalledIntervalMs ? { stalledIntervalMs: opts.stalledIntervalMs } : {}),
   });
   const sweeper = startTurnSweeper(inbox, turns, logger, opts.sweepIntervalMs);
+  // Cron: every worker syncs the schedulers (keyed, so concurrent syncs never double a schedule).
+  const cron = createCronScheduler({ config, redis, redisUrl: url, prefix, logger });
+  services.cron = cron;
+  await cron.sync();
+  const cronWorker = startCronWorker({
+    services,
+    outbox,
+    redisUrl: url,
+    prefix,
+    concurrency: config.worker.concurrency,
+  });
+  const delegates = createDelegateWorker({
+    services,
+    redisUrl: url,
+    prefix,
+    concurrency: config.worker.background_concurrency,
+  });
+  const reaper = startDelegateReaper({ redis, prefix, delegation: delegates.delegation, logger });
   logger.info(
     { worker_id: services.workerId, concurrency: config.worker.concurrency },
     'worker role started',
@@ -61,8 +83,9 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   return {
     async close(graceMs) {
       sweeper.stop();
-      await worker.close(graceMs);
-      await Promise.all([turns.close(), outbox.close(), abortBus.close()]);
+      reaper.close();
+      await Promise.all([worker.close(graceMs), cronWorker.close(graceMs), delegates.close()]);
+      await Promise.all([cron.close(), turns.close(), outbox.close(), abortBus.close()]);
       subscriber.disconnect();
     },
   };

@@ -40,6 +40,7 @@ export async function createRuntimeHarness(
   const server = await startFakeModelServer();
   const prefix = uniquePrefix(name);
   const dataDir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder the test TOML uses
   const configText = `[redis]\nurl = "${REDIS_URL}"\nprefix = "${prefix}"\n\n[gateway]\ndata_dir = "${dataDir}"\n\n${toml.replaceAll('${MODEL_URI}', server.openaiBaseUrl)}`;
   const loaded = loadConfigText(configText, {});
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');

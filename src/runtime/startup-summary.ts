@@ -1,0 +1,44 @@
+// The human-readable lines a role prints at startup: what is configured, what is off and how to enable it.
+import type { BatonConfig } from '../config/types.ts';
+import { liveChannelKeys } from '../config/views.ts';
+
+export function startupSummary(
+  config: BatonConfig,
+  role: string,
+  startedChannels: readonly string[],
+  droppedSections: readonly string[],
+): string[] {
+  const lines = [`baton ${role} running (redis prefix "${config.redis.prefix}")`];
+  const agents = Object.values(config.agents).filter((a) => a.enabled);
+  lines.push(
+    agents.length
+      ? `agents: ${agents.map((a) => `${a.alias} (model ${a.model_provider || 'none'})`).join(', ')}`
+      : 'agents: none — add an [agents.<alias>] section with model_provider and risk_profile',
+  );
+  const providers = Object.values(config.providers);
+  lines.push(
+    providers.length
+      ? `providers: ${providers.map((p) => `${p.ref} → ${p.model ?? '(no model)'}`).join(', ')}`
+      : 'providers: none — add [providers.models.<type>.<alias>] with a model (and api_key = "${ENV_VAR}")',
+  );
+  const live = new Set(liveChannelKeys(config));
+  for (const ch of Object.values(config.channels)) {
+    if (startedChannels.includes(ch.key)) lines.push(`channel ${ch.key}: connected`);
+    else if (live.has(ch.key))
+      lines.push(`channel ${ch.key}: enabled, but its adapter is not available in this build`);
+    else if (!ch.enabled)
+      lines.push(`channel ${ch.key}: off — set enabled = true and bot_token = "\${...}" to enable`);
+    else lines.push(`channel ${ch.key}: off — no enabled agent lists it in channels`);
+  }
+  if (Object.keys(config.channels).length === 0) {
+    lines.push(
+      'channels: none — add [channels.telegram.<alias>] (or discord/slack) with enabled and bot_token',
+    );
+  }
+  if (droppedSections.length) {
+    lines.push(
+      `config problems: sections dropped: ${droppedSections.join(', ')} (run \`baton config check\`)`,
+    );
+  }
+  return lines;
+}
