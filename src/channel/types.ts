@@ -77,7 +77,13 @@ export interface ChannelAdapter {
   send(to: Recipient, msg: OutboundMessage): Promise<MessageRef>;
 }
 
+/** A reply's place in its conversation: replies leave in this order even after failures. */
+export interface ReplyOrder {
+  conversation: string;
+  seq: number;
+}
+
 /** Where workers put replies: the outbox of the channel that will send them (idempotent per key). */
 export interface OutboxWriter {
-  enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string): Promise<void>;
+  enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string, order?: ReplyOrder): Promise<void>;
 }

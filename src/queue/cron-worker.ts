@@ -8,6 +8,7 @@ import { createFireClaims, type FireClaims } from '../cron/fire-claims.ts';
 import { type CronJobRegistry, createCronJobRegistry } from '../cron/job-registry.ts';
 import { cronOwnerOf, toolJobConfig } from '../cron/owners.ts';
 import { type AgentJob, runAgentJob } from '../cron/run-agent-job.ts';
+import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
 import { type FirePayload, fireDeliveryKey, firePayloadSchema, toolAtJobId } from './cron-fire.ts';
 import { CRON_QUEUE } from './names.ts';
@@ -147,7 +148,7 @@ export function startCronWorker(opts: CronWorkerOptions): CronWorker {
   worker.on('error', (err) => services.logger.warn({ err: errorMessage(err) }, 'cron worker error'));
   return {
     async close(graceMs) {
-      const closed = worker.close();
+      const closed = closeWorker(worker, (graceMs ?? 30_000) + 5000);
       const timer = graceMs === undefined ? undefined : setTimeout(() => closing.abort(), graceMs);
       await closed;
       clearTimeout(timer);

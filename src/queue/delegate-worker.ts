@@ -7,6 +7,7 @@ import { WORKER_SHUTDOWN } from '../tools/delegate/messages.ts';
 import { runBackgroundTask } from '../tools/delegate/run-background.ts';
 import { delegateJobPayloadSchema } from '../tools/delegate/services.ts';
 import { buildToolSet } from '../tools/tool-set.ts';
+import { closeWorker } from './close-worker.ts';
 import { createDelegationServices, type DelegationHandle, ownedConnection } from './delegate-queue.ts';
 import { DELEGATE_QUEUE } from './names.ts';
 
@@ -87,7 +88,7 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
         await allDone;
       }
       clearTimeout(timer);
-      await worker.close();
+      await closeWorker(worker);
       if (services.delegation === delegation) services.delegation = undefined;
       await delegation.close();
     },

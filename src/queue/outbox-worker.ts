@@ -1,13 +1,18 @@
 // Sends a channel's outbox: chunking to the platform limit, per-chat pacing, retry_after, resumable chunks.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Job, Worker } from 'bullmq';
+import { DelayedError, type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { chunkText } from '../channel/chunking.ts';
 import { type ChannelAdapter, ChannelRateLimitError } from '../channel/types.ts';
 import type { Logger } from '../core/logger.ts';
+import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
 import { outboxQueueName } from './names.ts';
 import type { OutboxJob } from './outbox.ts';
+import { createReplyOrderGate } from './reply-order.ts';
+
+/** How often a reply whose predecessor has not left yet looks again. */
+const ORDER_RECHECK_MS = 100;
 
 export interface OutboxWorkerOptions {
   adapter: ChannelAdapter;
@@ -31,10 +36,20 @@ async function pace(redis: Redis, key: string, intervalMs: number): Promise<void
 
 export function startOutboxWorker(opts: OutboxWorkerOptions): { close(): Promise<void> } {
   const { adapter, logger } = opts;
+  const replyOrder = createReplyOrderGate(opts.redis, opts.prefix);
   // Concurrency 1: a chat's messages leave in the order they were queued.
   const worker: Worker<OutboxJob> = new Worker<OutboxJob>(
     outboxQueueName(adapter.key),
-    async (job: Job<OutboxJob>) => {
+    async (job: Job<OutboxJob>, token?: string) => {
+      const { order } = job.data;
+      if (order) {
+        const slot = await replyOrder.claim(order);
+        if (slot === 'already_sent') return;
+        if (slot === 'wait') {
+          await job.moveToDelayed(Date.now() + ORDER_RECHECK_MS, token);
+          throw new DelayedError();
+        }
+      }
       const chunks = chunkText(job.data.text, adapter.maxMessageLength);
       const done = typeof job.progress === 'number' ? job.progress : 0;
       const paceKey = `${opts.prefix}:pace:${adapter.key}:${job.data.to.chat}`;
@@ -56,12 +71,26 @@ export function startOutboxWorker(opts: OutboxWorkerOptions): { close(): Promise
         // Resumable: a retry after a crash or failure sends only the chunks not yet sent.
         await job.updateProgress(i + 1);
       }
+      if (order) await replyOrder.markSent(order);
     },
-    workerOptions(opts.redisUrl, opts.prefix, 1),
+    // A short lock: a send whose completion was lost (e.g. Redis restarted mid-job) is retried within
+    // seconds; the progress counter makes that retry skip the chunks already delivered.
+    {
+      ...workerOptions(opts.redisUrl, opts.prefix, 1),
+      lockDuration: 5000,
+      stalledInterval: 2500,
+      maxStalledCount: 100,
+    },
   );
   worker.on('failed', (job, err) => {
     logger.warn({ channel: adapter.key, job_id: job?.id, err: err.message }, 'outbox send failed');
+    const order = job?.data.order;
+    if (job && order && job.attemptsMade >= (job.opts.attempts ?? 1)) {
+      // Given up: let the conversation's later replies leave rather than hold them forever.
+      logger.error({ channel: adapter.key, job_id: job.id }, 'reply dropped after its last attempt');
+      replyOrder.markSent(order).catch(() => {});
+    }
   });
   worker.on('error', (err) => logger.warn({ err: err.message }, 'outbox worker error'));
-  return { close: () => worker.close() };
+  return { close: () => closeWorker(worker) };
 }

@@ -1,13 +1,14 @@
 // The outbox producer: replies go to the sending channel's queue, with an idempotent job id per reply.
 import { createHash } from 'node:crypto';
 import { Queue } from 'bullmq';
-import type { OutboundMessage, OutboxWriter, Recipient } from '../channel/types.ts';
+import type { OutboundMessage, OutboxWriter, Recipient, ReplyOrder } from '../channel/types.ts';
 import { queueOptions } from './connection.ts';
 import { outboxQueueName } from './names.ts';
 
 export interface OutboxJob {
   to: Recipient;
   text: string;
+  order?: ReplyOrder;
 }
 
 /** Kept this long after sending, so a redelivered turn that replies again is recognised and dropped. */
@@ -33,10 +34,10 @@ export function createOutboxProducer(redisUrl: string, prefix: string): OutboxPr
     return q;
   };
   return {
-    async enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string) {
+    async enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string, order?: ReplyOrder) {
       await queueFor(to.channel).add(
         'send',
-        { to, text: msg.text },
+        { to, text: msg.text, ...(order ? { order } : {}) },
         {
           jobId: outboxJobId(idempotencyKey),
           attempts: 8,

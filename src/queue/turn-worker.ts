@@ -7,6 +7,7 @@ import type { OutboxWriter, Recipient } from '../channel/types.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
 import type { RunningTurns } from '../control-plane/running-turns.ts';
 import { errorMessage } from '../core/errors.ts';
+import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
 import type { ConversationInbox, QueuedMessage } from './conversation-inbox.ts';
 import { TURNS_QUEUE } from './names.ts';
@@ -35,6 +36,12 @@ export interface TurnWorker {
 }
 
 type Outcome = 'settled' | 'handed_back';
+
+/**
+ * A drain job's lock (renewed at half this period while its worker lives). When a worker dies, its
+ * conversations move to another worker within about 1.5 × this, so keep it short.
+ */
+const DEFAULT_LOCK_MS = 10_000;
 
 export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   const { services, inbox, logger } = { ...opts, logger: opts.services.logger };
@@ -76,7 +83,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       active.delete(controller);
       await opts.running.markDone(conversation, turnId);
     }
-    await opts.outbox.enqueue(origin, { text }, turnId);
+    await opts.outbox.enqueue(origin, { text }, turnId, { conversation, seq: event.seq });
     return 'settled';
   }
 
@@ -90,10 +97,11 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     }
   }
 
+  const lockDuration = opts.lockDurationMs ?? DEFAULT_LOCK_MS;
   const worker = new Worker<{ conversation: string }>(TURNS_QUEUE, drain, {
     ...workerOptions(opts.redisUrl, opts.prefix, opts.concurrency),
-    ...(opts.lockDurationMs ? { lockDuration: opts.lockDurationMs } : {}),
-    ...(opts.stalledIntervalMs ? { stalledInterval: opts.stalledIntervalMs } : {}),
+    lockDuration,
+    stalledInterval: opts.stalledIntervalMs ?? Math.max(500, Math.floor(lockDuration / 2)),
     // A drain job whose worker died is handed to another worker: the event is still at the inbox head.
     maxStalledCount: 1000,
   });
@@ -114,7 +122,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   return {
     async close(graceMs) {
       closing = true;
-      const closed = worker.close();
+      const closed = closeWorker(worker, graceMs + 5000);
       const timer = setTimeout(() => {
         aborting = true;
         for (const c of active) c.abort(new Error('worker shutting down'));

@@ -49,7 +49,19 @@ export async function runRole(role: RoleName, configPath: string, io: RoleIo): P
   const adapters: ChannelAdapter[] = []; // platform adapters register here as they land (channels/)
   const roles: Role[] = [];
   if (role !== 'worker') roles.push(await startGatewayRole({ config, logger, redis, adapters, ops: loaded }));
-  if (role !== 'gateway') roles.push(await startWorkerRole({ config, logger, redis, env: io.env }));
+  if (role !== 'gateway') {
+    // BATON_TURN_LOCK_MS tunes crash failover (tests use a short one); the default suits production.
+    const lockMs = Number(io.env.BATON_TURN_LOCK_MS) || undefined;
+    roles.push(
+      await startWorkerRole({
+        config,
+        logger,
+        redis,
+        env: io.env,
+        ...(lockMs ? { lockDurationMs: lockMs } : {}),
+      }),
+    );
+  }
   const label = role === 'start' ? 'gateway + worker' : role;
   for (const line of startupSummary(
     config,

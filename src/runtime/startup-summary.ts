@@ -19,7 +19,8 @@ export function startupSummary(
   lines.push(
     providers.length
       ? `providers: ${providers.map((p) => `${p.ref} → ${p.model ?? '(no model)'}`).join(', ')}`
-      : 'providers: none — add [providers.models.<type>.<alias>] with a model (and api_key = "${ENV_VAR}")',
+      : // biome-ignore lint/suspicious/noTemplateCurlyInString: tells the operator the literal TOML syntax
+        'providers: none — add [providers.models.<type>.<alias>] with a model (and api_key = "${ENV_VAR}")',
   );
   const live = new Set(liveChannelKeys(config));
   for (const ch of Object.values(config.channels)) {

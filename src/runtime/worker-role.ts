@@ -24,8 +24,8 @@ export interface WorkerRoleOptions {
   env?: Record<string, string | undefined>;
   /** Replaces provider construction (benchmarks use an in-process instant model). */
   createProvider?: RuntimeServices['createProvider'];
+  /** Turn lock period: how fast a dead worker's conversations move elsewhere (see turn-worker.ts). */
   lockDurationMs?: number;
-  stalledIntervalMs?: number;
   sweepIntervalMs?: number;
 }
 
@@ -55,7 +55,6 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     prefix,
     concurrency: config.worker.concurrency,
     ...(opts.lockDurationMs ? { lockDurationMs: opts.lockDurationMs } : {}),
-    ...(opts.stalledIntervalMs ? { stalledIntervalMs: opts.stalledIntervalMs } : {}),
   });
   const sweeper = startTurnSweeper(inbox, turns, logger, opts.sweepIntervalMs);
   // Cron: every worker syncs the schedulers (keyed, so concurrent syncs never double a schedule).

@@ -8,8 +8,10 @@ export function uniquePrefix(name: string): string {
   return `test-${name}-${randomBytes(4).toString('hex')}`;
 }
 
-export function testRedis(): Redis {
-  return new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+export function testRedis(url = REDIS_URL): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  redis.on('error', () => {}); // reconnects on its own; tests that stop Redis expect errors here
+  return redis;
 }
 
 /** Deletes every key under `prefix:` (SCAN, never KEYS). */

@@ -35,20 +35,21 @@ export interface RuntimeHarness {
 export async function createRuntimeHarness(
   name: string,
   toml: string,
-  opts: { workers?: number; lockDurationMs?: number } = {},
+  opts: { workers?: number; lockDurationMs?: number; redisUrl?: string } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
   const prefix = uniquePrefix(name);
   const dataDir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
+  const redisUrl = opts.redisUrl ?? REDIS_URL;
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder the test TOML uses
-  const configText = `[redis]\nurl = "${REDIS_URL}"\nprefix = "${prefix}"\n\n[gateway]\ndata_dir = "${dataDir}"\n\n${toml.replaceAll('${MODEL_URI}', server.openaiBaseUrl)}`;
+  const configText = `[redis]\nurl = "${redisUrl}"\nprefix = "${prefix}"\n\n[gateway]\ndata_dir = "${dataDir}"\n\n${toml.replaceAll('${MODEL_URI}', server.openaiBaseUrl)}`;
   const loaded = loadConfigText(configText, {});
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (!loaded.config || errors.length)
     throw new Error(`test config invalid:\n${errors.map((e) => e.message).join('\n')}`);
   const config = loaded.config;
   const logger = createSilentLogger();
-  const redis = testRedis();
+  const redis = testRedis(redisUrl);
   const local = createLocalChannel('test');
   const gateway = await startGatewayRole({
     config,
