@@ -24,12 +24,21 @@ export interface SystemPromptInput {
   extra?: readonly string[];
 }
 
+/** Workspace files are re-read at most this often: edits show up within seconds, and turns skip the disk. */
+const FILE_CACHE_MS = 5000;
+const fileCache = new Map<string, { text: string | null; readAt: number }>();
+
 async function readIfExists(path: string): Promise<string | null> {
+  const hit = fileCache.get(path);
+  if (hit && Date.now() - hit.readAt < FILE_CACHE_MS) return hit.text;
+  let text: string | null;
   try {
-    return await readFile(path, 'utf8');
+    text = await readFile(path, 'utf8');
   } catch {
-    return null;
+    text = null;
   }
+  fileCache.set(path, { text, readAt: Date.now() });
+  return text;
 }
 
 export async function buildSystemPrompt(input: SystemPromptInput): Promise<string> {

@@ -68,6 +68,9 @@ export const METRIC_FAMILIES = {
 /** Label values are user-influenced (tool names); cap them so one bad value cannot bloat the hash. */
 const MAX_LABEL_CHARS = 64;
 
+/** How long increments are summed in memory before one write. */
+const FLUSH_MS = 250;
+
 export function escapeLabelValue(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
@@ -131,17 +134,41 @@ export function createMetricsStore(redis: Redis, prefix: string, logger: Logger)
   const inFlight = new Set<Promise<void>>();
   let lastWarnAt = 0;
 
-  const write = (fill: (m: ChainableCommander) => void) => {
+  // Increments are summed in memory and written in one MULTI at most every FLUSH_MS, so recording costs a
+  // turn no Redis round trip; a crash loses at most that window of observations.
+  const ints = new Map<string, number>();
+  const floats = new Map<string, number>();
+  let timer: NodeJS.Timeout | null = null;
+  const send = (): Promise<void> => {
+    if (ints.size === 0 && floats.size === 0) return Promise.resolve();
+    const batch = { ints: [...ints], floats: [...floats] };
+    ints.clear();
+    floats.clear();
     // A client that is not connected would queue the write until Redis returns: drop it instead.
-    if (redis.status !== 'ready') return warn(new Error(`redis connection is ${redis.status}`));
-    const m = redis.multi();
-    fill(m);
-    const p = m
+    if (redis.status !== 'ready') {
+      warn(new Error(`redis connection is ${redis.status}`));
+      return Promise.resolve();
+    }
+    const m: ChainableCommander = redis.multi();
+    for (const [field, n] of batch.ints) m.hincrby(key, field, n);
+    for (const [field, n] of batch.floats) m.hincrbyfloat(key, field, n);
+    const p: Promise<void> = m
       .exec()
       .then(() => undefined)
       .catch(warn)
       .finally(() => inFlight.delete(p));
     inFlight.add(p);
+    return p;
+  };
+  const add = (map: Map<string, number>, field: string, n: number) => {
+    map.set(field, (map.get(field) ?? 0) + n);
+    if (!timer) {
+      timer = setTimeout(() => {
+        timer = null;
+        void send();
+      }, FLUSH_MS);
+      timer.unref();
+    }
   };
   function warn(err: unknown): void {
     // At most one line a minute: a Redis outage must not flood the log from every tool call.
@@ -154,16 +181,11 @@ export function createMetricsStore(redis: Redis, prefix: string, logger: Logger)
     const labels = labelString(f.labels, values);
     const buckets = f.buckets ?? [];
     const idx = buckets.findIndex((b) => seconds <= b);
-    write((m) => {
-      m.hincrby(key, histField(f, idx === -1 ? 'inf' : String(idx), labels), 1);
-      m.hincrbyfloat(key, histField(f, 'sum', labels), seconds);
-      m.hincrby(key, histField(f, 'count', labels), 1);
-    });
+    add(ints, histField(f, idx === -1 ? 'inf' : String(idx), labels), 1);
+    add(floats, histField(f, 'sum', labels), seconds);
+    add(ints, histField(f, 'count', labels), 1);
   };
-  const count = (f: Family, values: readonly string[]) =>
-    write((m) => {
-      m.hincrby(key, counterField(f, values), 1);
-    });
+  const count = (f: Family, values: readonly string[]) => add(ints, counterField(f, values), 1);
 
   return {
     observeTurn(latencyMs, outcome) {
@@ -182,6 +204,9 @@ export function createMetricsStore(redis: Redis, prefix: string, logger: Logger)
       count(METRIC_FAMILIES.error, [kind]);
     },
     async flush() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await send();
       await Promise.all([...inFlight]);
     },
     async render() {

@@ -12,9 +12,15 @@ export function displayRedisUrl(url: string): string {
   }
 }
 
-export function createRedis(url: string, opts: { lazy?: boolean } = {}): Redis {
+export function createRedis(url: string, opts: { lazy?: boolean; autoPipeline?: boolean } = {}): Redis {
   // maxRetriesPerRequest: null is what BullMQ requires; commands wait for a reconnect instead of failing.
-  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: opts.lazy ?? false, enableReadyCheck: true });
+  return new Redis(url, {
+    maxRetriesPerRequest: null,
+    lazyConnect: opts.lazy ?? false,
+    enableReadyCheck: true,
+    // Commands issued in the same tick leave in one write: fewer syscalls on the per-turn hot path.
+    enableAutoPipelining: opts.autoPipeline ?? false,
+  });
 }
 
 export class RedisUnavailableError extends Error {
@@ -23,7 +29,7 @@ export class RedisUnavailableError extends Error {
 
 /** Connects and pings within `timeoutMs`, or fails with one clear line telling how to start Redis. */
 export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis> {
-  const redis = createRedis(url, { lazy: true });
+  const redis = createRedis(url, { lazy: true, autoPipeline: true });
   redis.on('error', () => {}); // reported through the ping below; ioredis keeps retrying on its own
   const timer = new Promise<never>((_, reject) => {
     setTimeout(() => reject(new Error('timed out')), timeoutMs).unref();

@@ -13,6 +13,7 @@ import { createReplyOrderGate } from './reply-order.ts';
 
 /** How often a reply whose predecessor has not left yet looks again. */
 const ORDER_RECHECK_MS = 100;
+const OUTBOX_CONCURRENCY = 16;
 
 export interface OutboxWorkerOptions {
   adapter: ChannelAdapter;
@@ -37,7 +38,8 @@ async function pace(redis: Redis, key: string, intervalMs: number): Promise<void
 export function startOutboxWorker(opts: OutboxWorkerOptions): { close(): Promise<void> } {
   const { adapter, logger } = opts;
   const replyOrder = createReplyOrderGate(opts.redis, opts.prefix);
-  // Concurrency 1: a chat's messages leave in the order they were queued.
+  // Several sends at once: a conversation's replies still leave in order (reply-order.ts), and per-chat pacing
+  // is a Redis slot, so concurrency only overlaps different conversations' network waits.
   const worker: Worker<OutboxJob> = new Worker<OutboxJob>(
     outboxQueueName(adapter.key),
     async (job: Job<OutboxJob>, token?: string) => {
@@ -69,14 +71,14 @@ export function startOutboxWorker(opts: OutboxWorkerOptions): { close(): Promise
           throw err;
         }
         // Resumable: a retry after a crash or failure sends only the chunks not yet sent.
-        await job.updateProgress(i + 1);
+        if (i + 1 < chunks.length) await job.updateProgress(i + 1);
       }
       if (order) await replyOrder.markSent(order);
     },
     // A short lock: a send whose completion was lost (e.g. Redis restarted mid-job) is retried within
     // seconds; the progress counter makes that retry skip the chunks already delivered.
     {
-      ...workerOptions(opts.redisUrl, opts.prefix, 1),
+      ...workerOptions(opts.redisUrl, opts.prefix, OUTBOX_CONCURRENCY),
       lockDuration: 5000,
       stalledInterval: 2500,
       maxStalledCount: 100,

@@ -16,7 +16,11 @@ function sourceFiles(dir: string): string[] {
 }
 
 const RULES: { pattern: RegExp; allowedUnder: string[]; what: string }[] = [
-  { pattern: /from ['"](grammy|discord\.js|@slack\/bolt)['"/]/, allowedUnder: ['channels/'], what: 'channel libraries' },
+  {
+    pattern: /from ['"](grammy|discord\.js|@slack\/bolt)['"/]/,
+    allowedUnder: ['channels/'],
+    what: 'channel libraries',
+  },
   { pattern: /from ['"]bullmq['"/]/, allowedUnder: ['src/queue/'], what: 'bullmq' },
   { pattern: /from ['"](ai|@ai-sdk\/[^'"]+)['"]/, allowedUnder: ['src/providers/'], what: 'the AI SDK' },
 ];
@@ -26,7 +30,9 @@ describe('import boundaries', () => {
   for (const rule of RULES) {
     it(`${rule.what} are imported only under ${rule.allowedUnder.join(', ')}`, () => {
       const offenders = files.filter(
-        (f) => rule.pattern.test(readFileSync(join(ROOT, f), 'utf8')) && !rule.allowedUnder.some((a) => f.startsWith(a)),
+        (f) =>
+          rule.pattern.test(readFileSync(join(ROOT, f), 'utf8')) &&
+          !rule.allowedUnder.some((a) => f.startsWith(a)),
       );
       expect(offenders.map((f) => relative('.', f))).toEqual([]);
     });
@@ -41,7 +47,8 @@ describe('import boundaries', () => {
 
   it('src has no console calls (pino only)', () => {
     const offenders = sourceFiles('src').filter(
-      (f) => f !== 'src/cli.ts' && /\bconsole\.(log|error|warn|info)\(/.test(readFileSync(join(ROOT, f), 'utf8')),
+      (f) =>
+        f !== 'src/cli.ts' && /\bconsole\.(log|error|warn|info)\(/.test(readFileSync(join(ROOT, f), 'utf8')),
     );
     expect(offenders).toEqual([]);
   });

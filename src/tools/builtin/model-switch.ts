@@ -15,7 +15,10 @@ export function createModelSwitchTool(): Tool<z.infer<typeof input>> {
     parameters: {
       type: 'object',
       properties: {
-        model_provider: { type: 'string', description: 'Configured provider reference, e.g. "openai.backup".' },
+        model_provider: {
+          type: 'string',
+          description: 'Configured provider reference, e.g. "openai.backup".',
+        },
       },
       required: ['model_provider'],
     },
@@ -27,7 +30,9 @@ export function createModelSwitchTool(): Tool<z.infer<typeof input>> {
       if (!entry) return fail(unknownProviderText(ref, Object.keys(providers).sort()));
       run.providerRef = ref;
       await run.services.sessionModels.set(run.agentAlias, run.sessionKey, ref);
-      return ok(`Switched model provider to '${ref}' (${entry.type}/${entry.model ?? 'default'}) for this session.`);
+      return ok(
+        `Switched model provider to '${ref}' (${entry.type}/${entry.model ?? 'default'}) for this session.`,
+      );
     },
   };
 }

@@ -1,0 +1,86 @@
+// `npm run bench`: baton against raw BullMQ on the same Redis, in one run; prints a table, writes JSON.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REDIS_URL } from '../helpers/redis.ts';
+import { measureBatonTurns } from './baton-turns.ts';
+import { runDelegateBench } from './delegate-bench.ts';
+import { measureRawBullmq } from './raw-bullmq.ts';
+import { round } from './stats.ts';
+import { measureWorkerScaling } from './worker-scaling.ts';
+
+interface Row {
+  measure: string;
+  value: number;
+  unit: string;
+  ratio?: string;
+  target?: string;
+}
+
+const rows: Row[] = [];
+const add = (r: Row) => {
+  rows.push(r);
+  process.stdout.write(`  ${r.measure}: ${round(r.value)} ${r.unit}${r.ratio ? ` (${r.ratio})` : ''}\n`);
+};
+
+process.stdout.write('raw BullMQ (no-op queue + worker)…\n');
+const raw = await measureRawBullmq(REDIS_URL, { latencyJobs: 300, throughputJobs: 5000, concurrency: 16 });
+add({ measure: 'raw add→completed p50', value: raw.p50Ms, unit: 'ms' });
+add({ measure: 'raw add→completed p99', value: raw.p99Ms, unit: 'ms' });
+add({ measure: 'raw throughput', value: raw.jobsPerSec, unit: 'jobs/s' });
+
+process.stdout.write('baton inbound→reply, instant model, one worker…\n');
+const baton = await measureBatonTurns(REDIS_URL, {
+  latencyTurns: 300,
+  throughputTurns: 3000,
+  conversations: 300,
+  concurrency: 16,
+});
+add({
+  measure: 'baton inbound→reply p50',
+  value: baton.p50Ms,
+  unit: 'ms',
+  ratio: `${round(baton.p50Ms / raw.p50Ms)}× raw p50`,
+  target: '≤ 4×',
+});
+add({
+  measure: 'baton inbound→reply p99',
+  value: baton.p99Ms,
+  unit: 'ms',
+  ratio: `${round(baton.p99Ms / raw.p99Ms)}× raw p99`,
+});
+add({
+  measure: 'baton throughput',
+  value: baton.turnsPerSec,
+  unit: 'turns/s',
+  ratio: `${round((100 * baton.turnsPerSec) / raw.jobsPerSec)} % of raw`,
+  target: '≥ 40 %',
+});
+
+process.stdout.write('worker scaling, 20 ms model…\n');
+const scaling = await measureWorkerScaling(REDIS_URL);
+add({ measure: '1 worker process', value: scaling.oneWorkerTurnsPerSec, unit: 'turns/s' });
+add({
+  measure: '2 worker processes',
+  value: scaling.twoWorkersTurnsPerSec,
+  unit: 'turns/s',
+  ratio: `${round(scaling.ratio)}× one worker`,
+  target: '≥ 1.6×',
+});
+
+process.stdout.write('delegate fan-out and await_sessions…\n');
+const delegate = await runDelegateBench();
+for (const [k, v] of Object.entries(delegate)) add({ measure: `delegate ${k}`, value: v, unit: '' });
+
+process.stdout.write('\n| measure | value | ratio | target |\n|---|---|---|---|\n');
+for (const r of rows) {
+  process.stdout.write(
+    `| ${r.measure} | ${round(r.value)} ${r.unit} | ${r.ratio ?? ''} | ${r.target ?? ''} |\n`,
+  );
+}
+const dir = join(import.meta.dirname, 'results');
+mkdirSync(dir, { recursive: true });
+writeFileSync(
+  join(dir, 'latest.json'),
+  JSON.stringify({ at: new Date().toISOString(), raw, baton, scaling, delegate }, null, 2),
+);
+process.exit(0);
