@@ -68,6 +68,8 @@ const io: CommandIo = {
 main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;
+    // Everything is closed by now; a handle some library failed to release must not keep the process up.
+    setTimeout(() => process.exit(code), 2000).unref();
   },
   (err: unknown) => {
     io.err(`error: ${err instanceof Error ? err.message : String(err)}`);

@@ -7,6 +7,7 @@ import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { createCostLedger } from '../cost/ledger.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
+import type { ModelProvider } from '../providers/types.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
 import { createHistoryStore } from './history-store.ts';
 import type { RuntimeServices } from './run-context.ts';
@@ -25,6 +26,7 @@ export interface ServicesOptions {
 export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
   const { config, redis, logger } = opts;
   const prefix = config.redis.prefix;
+  const chains = new Map<string, ModelProvider>();
   return {
     config,
     redis,
@@ -38,8 +40,12 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     metrics: createMetricsStore(redis, prefix, logger),
     cost: createCostLedger(redis, prefix),
     createProvider(ref, agentAlias) {
+      // Chains hold no per-request state and the config of a process is fixed: build each once.
+      const key = `${ref}\u0000${agentAlias}`;
+      const cached = chains.get(key);
+      if (cached) return cached;
       try {
-        return createProviderChain({
+        const chain = createProviderChain({
           ref,
           agentAlias,
           providers: config.providers,
@@ -48,6 +54,8 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
           logger,
           ...(opts.fetch ? { fetch: opts.fetch } : {}),
         });
+        chains.set(key, chain);
+        return chain;
       } catch (err) {
         throw providerCreateError(ref.split('.')[0] ?? ref, agentAlias, err);
       }

@@ -1,12 +1,13 @@
 // BullMQ connection options: the shared ioredis settings and the deployment's key prefix.
 import type { ConnectionOptions, QueueOptions, WorkerOptions } from 'bullmq';
-import { createRedis } from '../core/redis.ts';
 
-/** A dedicated connection per Queue/Worker; BullMQ needs `maxRetriesPerRequest: null` (see createRedis). */
+/**
+ * Options rather than a client: BullMQ then creates and, on close, ends its own connections (a client
+ * passed in is never closed by BullMQ and would keep the process alive). `maxRetriesPerRequest: null`
+ * makes commands wait through a Redis outage instead of failing.
+ */
 export function queueConnection(url: string): ConnectionOptions {
-  const redis = createRedis(url);
-  redis.on('error', () => {}); // ioredis reconnects on its own; outages surface through /healthz
-  return redis;
+  return { url, maxRetriesPerRequest: null };
 }
 
 export function queueOptions(url: string, prefix: string): QueueOptions {

@@ -1,5 +1,5 @@
 // The background-delegation queue client: enqueue, job state, removal, cross-process cancel and settle events.
-import { type ConnectionOptions, Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type AbortBus, createAbortBus } from '../control-plane/abort-bus.ts';
 import { createDelegateTasks } from '../control-plane/delegate-tasks.ts';
@@ -7,6 +7,7 @@ import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
 import { CANCELLED_BY_USER } from '../tools/delegate/messages.ts';
 import type { DelegateJobState, DelegationServices } from '../tools/delegate/services.ts';
+import { queueConnection } from './connection.ts';
 import { DELEGATE_QUEUE } from './names.ts';
 
 /** Finished jobs are only bookkeeping: the task record is the status of record (delegate.md §11.3). */
@@ -24,17 +25,9 @@ export interface DelegationOptions {
   logger: Logger;
 }
 
-/**
- * Connection options rather than a client: BullMQ then owns (and on close, ends) its connections, so a
- * short-lived process such as `baton agent` can exit once its worker is closed.
- */
-export function ownedConnection(url: string): ConnectionOptions {
-  return { url, maxRetriesPerRequest: null };
-}
-
 export function createDelegationServices(opts: DelegationOptions): DelegationHandle {
   const queue = new Queue(DELEGATE_QUEUE, {
-    connection: ownedConnection(opts.redisUrl),
+    connection: queueConnection(opts.redisUrl),
     prefix: opts.prefix,
   });
   const publisher: Redis = createRedis(opts.redisUrl);

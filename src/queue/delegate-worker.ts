@@ -8,7 +8,8 @@ import { runBackgroundTask } from '../tools/delegate/run-background.ts';
 import { delegateJobPayloadSchema } from '../tools/delegate/services.ts';
 import { buildToolSet } from '../tools/tool-set.ts';
 import { closeWorker } from './close-worker.ts';
-import { createDelegationServices, type DelegationHandle, ownedConnection } from './delegate-queue.ts';
+import { queueConnection } from './connection.ts';
+import { createDelegationServices, type DelegationHandle } from './delegate-queue.ts';
 import { DELEGATE_QUEUE } from './names.ts';
 
 export interface DelegateWorkerOptions {
@@ -62,7 +63,7 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
     },
     // A stalled job is failed, never re-run: the reaper reports its record lost (delegate.md §11.2).
     {
-      connection: ownedConnection(opts.redisUrl),
+      connection: queueConnection(opts.redisUrl),
       prefix: opts.prefix,
       concurrency: opts.concurrency,
       maxStalledCount: 0,
