@@ -1,7 +1,7 @@
 // Builds an agent's SecurityPolicy from its risk profile, runtime profile and workspace settings.
 import { resolve } from 'node:path';
 import type { AgentConfig, BatonConfig, RiskProfile } from '../config/types.ts';
-import { RUNTIME_DEFAULTS } from './defaults.ts';
+import { runtimeProfileFor } from '../config/views.ts';
 import { noAgentText, noRiskProfileText } from './messages.ts';
 import { absolutePath } from './paths.ts';
 import type { SecurityPolicy } from './types.ts';
@@ -44,7 +44,7 @@ export function buildSecurityPolicy(config: BatonConfig, agentAlias: string): Se
   if (!agent) throw new Error(noAgentText(agentAlias));
   const risk = lookup(config.risk_profiles, agent.risk_profile);
   if (!risk) throw new Error(noRiskProfileText(agentAlias));
-  const runtime = lookup(config.runtime_profiles, agent.runtime_profile);
+  const runtime = runtimeProfileFor(config, agentAlias);
 
   const workspaceDir = resolve(agent.workspace.path);
   const access = accessRoots(config, agent);
@@ -65,9 +65,9 @@ export function buildSecurityPolicy(config: BatonConfig, agentAlias: string): Se
     allowedCommands: [...risk.allowed_commands],
     forbiddenPaths: [...risk.forbidden_paths],
     shellEnvPassthrough: [...risk.shell_env_passthrough],
-    maxActionsPerHour: runtime?.max_actions_per_hour ?? RUNTIME_DEFAULTS.max_actions_per_hour,
-    maxCostPerDayCents: runtime?.max_cost_per_day_cents ?? RUNTIME_DEFAULTS.max_cost_per_day_cents,
-    shellTimeoutSecs: runtime?.shell_timeout_secs ?? RUNTIME_DEFAULTS.shell_timeout_secs,
+    maxActionsPerHour: runtime.max_actions_per_hour,
+    maxCostPerDayCents: runtime.max_cost_per_day_cents,
+    shellTimeoutSecs: runtime.shell_timeout_secs,
     blockHighRiskCommands: risk.block_high_risk_commands,
     requireApprovalForMediumRisk: risk.require_approval_for_medium_risk,
     allowedTools: [...risk.allowed_tools],

@@ -5,24 +5,11 @@ import { type PrivateRedis, startPrivateRedis } from '../helpers/private-redis.t
 import {
   createRuntimeHarness,
   echoResponder,
-  LOCAL_PEERS,
   type RuntimeHarness,
+  runtimeToml,
 } from '../helpers/runtime-harness.ts';
 
-const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-${LOCAL_PEERS}`;
+const TOML = runtimeToml();
 
 let redis: PrivateRedis;
 let h: RuntimeHarness;

@@ -6,27 +6,11 @@ import { type BatonProcess, startBaton } from '../helpers/baton-process.ts';
 import {
   createRuntimeHarness,
   echoResponder,
-  LOCAL_PEERS,
   type RuntimeHarness,
+  runtimeToml,
 } from '../helpers/runtime-harness.ts';
 
-const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-
-[worker]
-concurrency = 16
-${LOCAL_PEERS}`;
+const TOML = runtimeToml(`[worker]\nconcurrency = 16\n`);
 
 const CHATS = 50;
 const PER_CHAT = 10;

@@ -1,23 +1,15 @@
 // Test builders for BatonConfig and its profiles, with every field at its spec default (config.md §9–§11).
 import { join } from 'node:path';
+import {
+  DEFAULT_ALLOWED_COMMANDS,
+  DEFAULT_AUTO_APPROVE,
+  DEFAULT_FORBIDDEN_PATHS,
+} from '../../src/config/defaults.ts';
 import type { AgentConfig, BatonConfig, RiskProfile, RuntimeProfile } from '../../src/config/types.ts';
-import { DEFAULT_ALLOWED_COMMANDS, DEFAULT_FORBIDDEN_PATHS } from '../../src/security/defaults.ts';
+import { DEFAULT_RUNTIME_PROFILE } from '../../src/config/views.ts';
 import type { SecurityPolicy } from '../../src/security/types.ts';
 
-export const DEFAULT_AUTO_APPROVE = [
-  'file_read',
-  'memory_recall',
-  'web_search_tool',
-  'web_fetch',
-  'calculator',
-  'glob_search',
-  'content_search',
-  'image_info',
-  'weather',
-  'tool_search',
-  'browser',
-  'browser_open',
-];
+export { DEFAULT_AUTO_APPROVE };
 
 export function buildRiskProfile(name = 'default', over: Partial<RiskProfile> = {}): RiskProfile {
   return {
@@ -43,25 +35,7 @@ export function buildRiskProfile(name = 'default', over: Partial<RiskProfile> = 
 }
 
 export function buildRuntimeProfile(name = 'default', over: Partial<RuntimeProfile> = {}): RuntimeProfile {
-  return {
-    name,
-    agentic: false,
-    max_tool_iterations: 0,
-    max_execution_tree_iterations: undefined,
-    max_actions_per_hour: 20,
-    max_cost_per_day_cents: 500,
-    shell_timeout_secs: 60,
-    max_delegation_depth: 0,
-    delegation_timeout_secs: undefined,
-    agentic_timeout_secs: undefined,
-    parallel_tools: false,
-    tool_call_dedup_exempt: [],
-    strict_tool_parsing: false,
-    max_tool_result_chars: undefined,
-    thinking: undefined,
-    tool_receipts: undefined,
-    ...over,
-  };
+  return { ...DEFAULT_RUNTIME_PROFILE, name, ...over };
 }
 
 export type AgentOverrides = Partial<Omit<AgentConfig, 'workspace'>> & {

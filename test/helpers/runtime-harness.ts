@@ -19,6 +19,25 @@ agents = ["main"]
 external_peers = ["*"]
 `;
 
+/** One agent `main` on the fake model, answering the local channel; `extra` is appended (e.g. [worker]). */
+export function runtimeToml(extra = ''): string {
+  return `
+[providers.models.custom.fake]
+uri = "\${MODEL_URI}"
+model = "fake-model"
+
+[reliability]
+provider_retries = 0
+
+[risk_profiles.default]
+
+[agents.main]
+model_provider = "custom.fake"
+risk_profile = "default"
+${LOCAL_PEERS}
+${extra}`;
+}
+
 export interface RuntimeHarness {
   server: FakeModelServer;
   local: LocalChannel;

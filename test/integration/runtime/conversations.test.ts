@@ -4,32 +4,19 @@ import { ChannelRateLimitError } from '../../../src/channel/types.ts';
 import {
   createRuntimeHarness,
   echoResponder,
-  LOCAL_PEERS,
   type RuntimeHarness,
+  runtimeToml,
 } from '../../helpers/runtime-harness.ts';
 
-const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-
+const TOML = runtimeToml(`
 [worker]
 concurrency = 8
-${LOCAL_PEERS}
+
 [peer_groups.only-alice]
 channel = "local.other"
 agents = ["main"]
 external_peers = ["alice"]
-`;
+`);
 
 let h: RuntimeHarness;
 beforeAll(async () => {
