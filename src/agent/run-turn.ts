@@ -63,6 +63,11 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
   const createGate = (p: typeof policy) =>
     createApprovalGate({ policy: p, shellExempt: true, asker: req.asker });
 
+  // Independent reads in one round trip (the command client auto-pipelines).
+  const [switchedModel, history] = await Promise.all([
+    services.sessionModels.get(agent.alias, req.sessionKey),
+    services.history.load(agent.alias, req.sessionKey),
+  ]);
   const run: RunContext = {
     services,
     runId,
@@ -77,7 +82,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     runtime,
     budgetRootId: budgetSize !== undefined ? runId : null,
     memoryAllowlist: [...new Set([...agent.workspace.read_memory_from, agent.alias])],
-    providerRef: (await services.sessionModels.get(agent.alias, req.sessionKey)) ?? agent.model_provider,
+    providerRef: switchedModel ?? agent.model_provider,
     origin: req.origin,
     gate: createGate(policy),
     createGate,
@@ -90,7 +95,6 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
 
   const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId, ...req.logScope };
   const turn = withRunScope(scope, async () => {
-    const history = await services.history.load(agent.alias, req.sessionKey);
     const out = await executeRun({
       run,
       tools: buildToolSet(run, req.tools),

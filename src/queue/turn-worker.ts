@@ -60,8 +60,12 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     const controller = new AbortController();
     active.add(controller);
     const unregister = opts.abortBus.register('session', conversation, controller);
-    await opts.running.markRunning(conversation, turnId, services.workerId);
-    let text: string;
+    // Not awaited before the turn starts: the abort API may see the turn a moment late, the user sees it sooner.
+    const marked = opts.running
+      .markRunning(conversation, turnId, services.workerId)
+      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'could not mark the turn running'));
+    let text = '';
+    let handedBack = false;
     try {
       const res = await runTurn(services, {
         agentAlias: event.agent,
@@ -75,15 +79,23 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       });
       text = res.text.trim() ? res.text : EMPTY_ANSWER;
     } catch (err) {
-      if (controller.signal.aborted && aborting) return 'handed_back';
+      handedBack = controller.signal.aborted && aborting;
       text = controller.signal.aborted ? TURN_ABORTED : turnFailed(errorMessage(err));
       if (!controller.signal.aborted) logger.warn({ err: errorMessage(err), conversation }, 'turn failed');
     } finally {
       unregister();
       active.delete(controller);
-      await opts.running.markDone(conversation, turnId);
     }
-    await opts.outbox.enqueue(origin, { text }, turnId, { conversation, seq: event.seq });
+    await marked;
+    const done = opts.running.markDone(conversation, turnId);
+    if (handedBack) {
+      await done;
+      return 'handed_back';
+    }
+    await Promise.all([
+      done,
+      opts.outbox.enqueue(origin, { text }, turnId, { conversation, seq: event.seq }),
+    ]);
     return 'settled';
   }
 
