@@ -11,12 +11,16 @@ const TOML = `
 uri = "\${MODEL_URI}"
 model = "fake-model"
 
+[providers.models.custom.other]
+uri = "\${MODEL_URI}"
+model = "other-model"
+
 [reliability]
 provider_retries = 0
 provider_backoff_ms = 1
 
 [risk_profiles.default]
-auto_approve = ["file_write", "spawn_subagent", "memory_store"]
+auto_approve = ["file_write", "spawn_subagent", "memory_store", "model_switch"]
 
 [risk_profiles.limited]
 allowed_tools = ["file_read", "file_write"]
@@ -167,6 +171,25 @@ describe('a top-level turn', () => {
     ]);
     await h.turn('short', 'read long');
     expect(toolResultIn(h.server.requests[2]!, 'r2')).toBe(`${'x'.repeat(40)}\n[… 60 characters truncated]`);
+  });
+
+  it('model_switch moves the rest of the turn and later turns of the session to another provider', async () => {
+    h.server.script([
+      { toolCalls: [{ id: 'm0', name: 'model_switch', arguments: { model_provider: 'custom.nope' } }] },
+      { toolCalls: [{ id: 'm1', name: 'model_switch', arguments: { model_provider: 'custom.other' } }] },
+    ]);
+    h.server.script([{ text: 'answered by other' }, { text: 'still other' }], { model: 'other-model' });
+    const res = await h.turn('main', 'switch', { session: 'switching' });
+    expect(res.text).toBe('answered by other');
+    expect(toolResultIn(h.server.requests[1]!, 'm0')).toBe(
+      "Error: Unknown model_provider 'custom.nope'. Configured: custom.fake, custom.other",
+    );
+    expect(toolResultIn(h.server.requests[2]!, 'm1')).toBe(
+      "Switched model provider to 'custom.other' (custom/other-model) for this session.",
+    );
+    expect(h.server.requests.map((r) => r.body.model)).toEqual(['fake-model', 'fake-model', 'other-model']);
+    await h.turn('main', 'again', { session: 'switching' });
+    expect(h.server.requests.at(-1)!.body.model).toBe('other-model');
   });
 
   it('fails after max_tool_iterations model requests', async () => {
