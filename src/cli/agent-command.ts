@@ -5,7 +5,7 @@ import { loadConfigFile } from '../config/index.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { createLogger } from '../core/logger.ts';
-import { connectRedis } from '../core/redis.ts';
+import { connectRedisOrExplain } from '../core/redis.ts';
 import { createDelegateWorker, type DelegateWorker } from '../queue/delegate-worker.ts';
 
 export interface AgentCommandArgs {
@@ -29,13 +29,8 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
   if (errors.length > 0 || !loaded.config) return 1;
   const config = loaded.config;
 
-  let redis: Awaited<ReturnType<typeof connectRedis>>;
-  try {
-    redis = await connectRedis(config.redis.url);
-  } catch (err) {
-    io.err(`error: ${errorMessage(err)}`);
-    return 1;
-  }
+  const redis = await connectRedisOrExplain(config.redis.url, io.err);
+  if (!redis) return 1;
   const logger = createLogger({ level: io.env.BATON_LOG_LEVEL ?? 'error', secrets: config.secrets });
   const abort = new AbortController();
   const onSignal = () => abort.abort();

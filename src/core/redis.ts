@@ -30,7 +30,11 @@ export class RedisUnavailableError extends Error {
 /** Connects and pings within `timeoutMs`, or fails with one clear line telling how to start Redis. */
 export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis> {
   const redis = createRedis(url, { lazy: true, autoPipeline: true });
-  redis.on('error', () => {}); // reported through the ping below; ioredis keeps retrying on its own
+  let lastError: Error | undefined;
+  // Reported through the failed ping below (ioredis keeps retrying on its own); the socket error says more.
+  redis.on('error', (e: Error) => {
+    lastError = e;
+  });
   const timer = new Promise<never>((_, reject) => {
     setTimeout(() => reject(new Error('timed out')), timeoutMs).unref();
   });
@@ -39,9 +43,19 @@ export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis
     return redis;
   } catch (err) {
     redis.disconnect();
-    const why = err instanceof Error ? err.message : String(err);
+    const why = (lastError?.message ?? (err instanceof Error ? err.message : String(err))).replace(/\.$/, '');
     throw new RedisUnavailableError(
       `Cannot reach Redis at ${displayRedisUrl(url)} ([redis] url): ${why}. Start one with \`docker compose up -d redis\` or \`redis-server\`.`,
     );
+  }
+}
+
+/** connectRedis for commands: on failure prints `error: <one line>` through `err` and returns null. */
+export async function connectRedisOrExplain(url: string, err: (line: string) => void): Promise<Redis | null> {
+  try {
+    return await connectRedis(url);
+  } catch (e) {
+    err(`error: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
   }
 }

@@ -1,9 +1,8 @@
 // Runs a long-lived role (start, gateway, worker) until SIGTERM/SIGINT, then shuts it down within its grace.
 import type { ChannelAdapter } from '../channel/types.ts';
 import { loadConfigFile } from '../config/index.ts';
-import { errorMessage } from '../core/errors.ts';
 import { createLogger } from '../core/logger.ts';
-import { connectRedis } from '../core/redis.ts';
+import { connectRedisOrExplain } from '../core/redis.ts';
 import { startGatewayRole } from './gateway-role.ts';
 import { startupSummary } from './startup-summary.ts';
 import { type Role, startWorkerRole } from './worker-role.ts';
@@ -37,13 +36,8 @@ export async function runRole(role: RoleName, configPath: string, io: RoleIo): P
   for (const d of loaded.diagnostics)
     (d.severity === 'error' ? logger.error : logger.warn).call(logger, d.message);
 
-  let redis: Awaited<ReturnType<typeof connectRedis>>;
-  try {
-    redis = await connectRedis(config.redis.url);
-  } catch (err) {
-    io.err(`error: ${errorMessage(err)}`);
-    return 1;
-  }
+  const redis = await connectRedisOrExplain(config.redis.url, io.err);
+  if (!redis) return 1;
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem; retrying'));
 
   const adapters: ChannelAdapter[] = []; // platform adapters register here as they land (channels/)
