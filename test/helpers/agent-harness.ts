@@ -35,7 +35,8 @@ export interface TurnOptions {
 }
 
 /**
- * `toml` may use `${MODEL_URI}` (the fake's OpenAI-compatible base URL), `${DATA_DIR}` and `${PREFIX}`.
+ * `toml` may use `${MODEL_URI}` (the fake's OpenAI-compatible base URL), `${MODEL_ROOT}` (its root, for
+ * anthropic and ollama entries), `${DATA_DIR}` and `${PREFIX}`.
  * When it has no [redis] section, one with the test's prefix is added.
  */
 export async function createAgentHarness(name: string, toml: string): Promise<AgentHarness> {
@@ -43,7 +44,7 @@ export async function createAgentHarness(name: string, toml: string): Promise<Ag
   const prefix = uniquePrefix(name);
   const dataDir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
   const text = toml.includes('[redis]') ? toml : `[redis]\nprefix = "${prefix}"\n\n${toml}`;
-  const env = { MODEL_URI: server.openaiBaseUrl, DATA_DIR: dataDir, PREFIX: prefix };
+  const env = { MODEL_URI: server.openaiBaseUrl, MODEL_ROOT: server.url, DATA_DIR: dataDir, PREFIX: prefix };
   const withDir = text.includes('[gateway]') ? text : `[gateway]\ndata_dir = "${dataDir}"\n\n${text}`;
   const loaded = loadConfigText(withDir, env);
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
