@@ -47,6 +47,8 @@ export interface RunObserver {
   /** Before each model request; a throw refuses the request and fails the loop with its message. */
   beforeModelRequest?(run: RunContext): Promise<void>;
   afterModelResponse?(run: RunContext, res: ModelResponse): Promise<void>;
+  /** The request failed (no response): release whatever beforeModelRequest held for it. */
+  modelRequestFailed?(run: RunContext): Promise<void>;
   toolStarted?(name: string): void;
   toolFinished?(name: string, success: boolean): Promise<void> | void;
 }

@@ -91,7 +91,13 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
       },
       run.signal,
     );
-    const res = await timedModelRequest(run, provider, startedAt, pending);
+    let res: ModelResponse;
+    try {
+      res = await timedModelRequest(run, provider, startedAt, pending);
+    } catch (err) {
+      for (const o of run.observers ?? []) await o.modelRequestFailed?.(run).catch(() => {});
+      throw err;
+    }
     await input.onModelResponse?.(res);
     for (const o of run.observers ?? []) await o.afterModelResponse?.(run, res);
     if (toolFree || res.toolCalls.length === 0) {

@@ -1,6 +1,10 @@
 // The cost ledger in Redis: integer micro-dollars per UTC day/month, per agent and per ancestor (delegate.md §15).
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { loadRedisScript } from '../core/redis-script.ts';
 import { utcPeriods } from './pricing.ts';
+
+const reserveCost = loadRedisScript(join(import.meta.dirname, 'lua', 'reserve-cost-var.lua'));
 
 /** Daily keys outlive their day a little so a late reader near midnight still sees them; then they vanish. */
 const DAY_TTL_SECS = 3 * 24 * 60 * 60;
@@ -25,8 +29,30 @@ export interface LedgerSnapshot {
   agents: Map<string, { own: number; descendants: number }>;
 }
 
+/** What `reserve` found: room (and the reservation was made), or the first limit reached and its spend. */
+export type ReserveOutcome =
+  | { ok: true }
+  | { ok: false; limit: 'daily'; spent: number }
+  | { ok: false; limit: 'ceiling'; member: number; spent: number }
+  | { ok: false; limit: 'monthly'; spent: number };
+
+export interface ReserveRequest {
+  /** Root first, the hop itself last. */
+  chain: readonly string[];
+  /** Effective ceiling of each chain member, micro-dollars. */
+  ceilings: readonly number[];
+  dailyLimit: number;
+  monthlyLimit: number;
+  perAgent: boolean;
+  /** Estimated cost of the request about to be made; settle with `record(actual − estimate)`. */
+  estimate: number;
+  now?: Date;
+}
+
 export interface CostLedger {
   record(entry: CostEntry): Promise<void>;
+  /** The §15 checks and a reservation of the estimate, in one atomic step. */
+  reserve(req: ReserveRequest): Promise<ReserveOutcome>;
   read(aliases: readonly string[], now?: Date): Promise<LedgerSnapshot>;
   /** The Redis keys of one period (tests and operators). */
   keys(now?: Date): {
@@ -67,6 +93,27 @@ export function createCostLedger(redis: Redis, prefix: string): CostLedger {
         m.hincrby(k.tokens, `${e.alias}:output`, e.outputTokens ?? 0).expire(k.tokens, DAY_TTL_SECS);
       }
       await m.exec();
+    },
+    async reserve(req) {
+      const k = keys(req.now);
+      const res = (await reserveCost(
+        redis,
+        [k.day, k.month, ...req.chain.flatMap((a) => [k.agent(a), k.descendants(a)])],
+        [
+          req.dailyLimit,
+          req.monthlyLimit,
+          req.perAgent ? 1 : 0,
+          Math.max(0, Math.round(req.estimate)),
+          DAY_TTL_SECS,
+          MONTH_TTL_SECS,
+          ...req.ceilings,
+        ],
+      )) as number[];
+      const [code, a = 0, b = 0] = res.map(Number);
+      if (code === 0) return { ok: true };
+      if (code === 1) return { ok: false, limit: 'daily', spent: a };
+      if (code === 2) return { ok: false, limit: 'ceiling', member: a, spent: b };
+      return { ok: false, limit: 'monthly', spent: a };
     },
     async read(aliases, now) {
       const k = keys(now);

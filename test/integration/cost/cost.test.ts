@@ -217,8 +217,9 @@ describe('one root, concurrent children', () => {
     const refusal = /daily cost ceiling reached for agent '(coder|boss)' \(\d+ of 3 cents\)/;
     expect(resultOf(h.server, 'par')).toMatch(refusal);
     expect((await tasks.get(id))?.error).toMatch(refusal);
-    // A request starts only while the chain is under its ceiling; spend is known only after a reply, so the
-    // overshoot is bounded by the requests already in flight (three children here), never more.
-    expect(cheapRequests).toBeLessThanOrEqual(3 + 3);
+    // Each request reserves its estimate atomically with the check, so concurrent children in any worker
+    // cannot overdraw the chain: at 1 cent a request, a 3-cent ceiling admits at most 3 requests.
+    expect(cheapRequests).toBeLessThanOrEqual(3);
+    expect(b.descendants).toBeLessThanOrEqual(3);
   });
 });
