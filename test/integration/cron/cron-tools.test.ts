@@ -2,15 +2,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Recipient } from '../../../src/channel/types.ts';
 import { cronTexts, scheduleErrors } from '../../../src/cron/messages.ts';
-import { type CronScheduler, createCronScheduler } from '../../../src/queue/cron-scheduler.ts';
-import { type CronWorker, startCronWorker } from '../../../src/queue/cron-worker.ts';
+import type { CronScheduler } from '../../../src/queue/cron-scheduler.ts';
 import { createCronTools } from '../../../src/tools/cron/cron-tools.ts';
 import type { Tool } from '../../../src/tools/types.ts';
 import { transcriptOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness, toolResultIn } from '../../helpers/agent-harness.ts';
-import { REDIS_URL } from '../../helpers/redis.ts';
 import { buildRunContext } from '../../helpers/run-context.ts';
-import { createRecordingOutbox, readDeliveries } from './recording-outbox.ts';
+import { attachCron, type CronFixture } from './cron-fixture.ts';
+import { readDeliveries } from './recording-outbox.ts';
 
 const TOML = `
 [providers.models.custom.fake]
@@ -37,31 +36,17 @@ risk_profile = "asking"
 const CHAT: Recipient = { channel: 'telegram.main', chat: 'chat-7', thread: 'topic-3' };
 
 let h: AgentHarness;
+let cron: CronFixture;
 let scheduler: CronScheduler;
-let worker: CronWorker;
 const chatKey = () => `${h.prefix}:test-chat`;
 
 beforeAll(async () => {
   h = await createAgentHarness('cron-tools', TOML);
-  scheduler = createCronScheduler({
-    config: h.services.config,
-    redis: h.redis,
-    redisUrl: REDIS_URL,
-    prefix: h.prefix,
-    logger: h.services.logger,
-  });
-  h.services.cron = scheduler;
-  worker = startCronWorker({
-    services: h.services,
-    outbox: createRecordingOutbox(h.redis, chatKey()),
-    redisUrl: REDIS_URL,
-    prefix: h.prefix,
-    concurrency: 2,
-  });
+  cron = attachCron(h, { outboxKey: chatKey() });
+  scheduler = cron.scheduler;
 });
 afterAll(async () => {
-  await worker.close();
-  await scheduler.close();
+  await cron.close();
   await h.close();
 });
 beforeEach(() => h.server.reset());

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RuntimeServices } from '../../../src/agent/run-context.ts';
 import { runtimeDenialText } from '../../../src/approval/messages.ts';
 import { runAgentJob } from '../../../src/cron/run-agent-job.ts';
-import { type CronScheduler, createCronScheduler } from '../../../src/queue/cron-scheduler.ts';
 import type { ActionBuckets } from '../../../src/security/action-buckets.ts';
 import { toolNamesOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness, toolResultIn } from '../../helpers/agent-harness.ts';
-import { REDIS_URL } from '../../helpers/redis.ts';
+import { attachCron, type CronFixture } from './cron-fixture.ts';
 
 const TOML = `
 [providers.models.custom.fake]
@@ -105,21 +104,14 @@ schedule = { kind = "every", every_ms = 60000 }
 `;
 
 let h: AgentHarness;
-let scheduler: CronScheduler;
+let cron: CronFixture;
 beforeAll(async () => {
   h = await createAgentHarness('cron-job', TOML);
   // A real scheduler behind services.cron, so the cron_* tools are part of the tool set.
-  scheduler = createCronScheduler({
-    config: h.services.config,
-    redis: h.redis,
-    redisUrl: REDIS_URL,
-    prefix: h.prefix,
-    logger: h.services.logger,
-  });
-  h.services.cron = scheduler;
+  cron = attachCron(h);
 });
 afterAll(async () => {
-  await scheduler.close();
+  await cron.close();
   await h.close();
 });
 beforeEach(() => h.server.reset());

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { createFireClaims } from '../../../src/cron/fire-claims.ts';
 import { createCronJobRegistry } from '../../../src/cron/job-registry.ts';
-import { type CronScheduler, createCronScheduler } from '../../../src/queue/cron-scheduler.ts';
-import { type CronWorker, createFireProcessor, startCronWorker } from '../../../src/queue/cron-worker.ts';
+import type { CronScheduler } from '../../../src/queue/cron-scheduler.ts';
+import { createFireProcessor } from '../../../src/queue/cron-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
-import { REDIS_URL } from '../../helpers/redis.ts';
+import { attachCron, type CronFixture, schedulerFor } from './cron-fixture.ts';
 import { createRecordingOutbox, readDeliveries } from './recording-outbox.ts';
 
 const FUTURE = '2099-01-01T09:00:00Z';
@@ -65,33 +65,17 @@ delivery = { channel = "telegram.main", recipient = "ops" }
 `;
 
 let h: AgentHarness;
+let cron: CronFixture;
 let scheduler: CronScheduler;
-let worker: CronWorker;
 const chatKey = () => `${h.prefix}:test-chat`;
-const schedulerFor = (config: BatonConfig) =>
-  createCronScheduler({
-    config,
-    redis: h.redis,
-    redisUrl: REDIS_URL,
-    prefix: h.prefix,
-    logger: h.services.logger,
-  });
 
 beforeAll(async () => {
   h = await createAgentHarness('cron-sched', TOML);
-  scheduler = schedulerFor(h.services.config);
-  h.services.cron = scheduler;
-  worker = startCronWorker({
-    services: h.services,
-    outbox: createRecordingOutbox(h.redis, chatKey()),
-    redisUrl: REDIS_URL,
-    prefix: h.prefix,
-    concurrency: 2,
-  });
+  cron = attachCron(h, { outboxKey: chatKey() });
+  scheduler = cron.scheduler;
 });
 afterAll(async () => {
-  await worker.close();
-  await scheduler.close();
+  await cron.close();
   await h.close();
 });
 beforeEach(async () => {
@@ -132,7 +116,7 @@ describe('config sync', () => {
       agents: { ...base.agents, main: { ...main, cron_jobs: [...main.cron_jobs, 'stale'] } },
       cron: { ...base.cron, stale: { ...base.cron.daily!, alias: 'stale' } },
     };
-    const other = schedulerFor(wider);
+    const other = schedulerFor(h, wider);
     await other.sync();
     const added = await other.add({
       agent: 'main',
