@@ -68,6 +68,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     services.sessionModels.get(agent.alias, req.sessionKey),
     services.history.load(agent.alias, req.sessionKey),
   ]);
+  const costScope = rootCostScope(config, agent.alias);
   const run: RunContext = {
     services,
     runId,
@@ -89,8 +90,8 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     signal: req.signal,
     logger: services.logger,
     // Root turns record their spend under the agent's alias; the tree's cost context is decided here (§15).
-    cost: rootCostScope(config, agent.alias),
-    observers: [createCostObserver(rootCostScope(config, agent.alias), false)],
+    cost: costScope,
+    observers: [createCostObserver(costScope, false)],
   };
 
   const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId, ...req.logScope };
