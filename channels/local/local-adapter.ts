@@ -40,7 +40,19 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
   let seq = 0;
   let failures: { left: number; error: () => Error } = { left: 0, error: () => new Error('send failed') };
 
+  const perChat = new Map<string, number>();
   const matching = (chat?: string) => replies.filter((r) => chat === undefined || r.to.chat === chat);
+  // Counted, not filtered, on every reply: waiting for thousands of replies stays linear.
+  let counted = 0;
+  const countFor = (chat?: string) => {
+    if (replies.length < counted) {
+      // a test emptied `replies`: count again from what is left
+      perChat.clear();
+      for (const r of replies) perChat.set(r.to.chat, (perChat.get(r.to.chat) ?? 0) + 1);
+      counted = replies.length;
+    }
+    return chat === undefined ? replies.length : (perChat.get(chat) ?? 0);
+  };
 
   return {
     key,
@@ -59,6 +71,9 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
       }
       const messageId = String(++seq);
       replies.push({ to, text: msg.text, messageId });
+      countFor(); // settles a reset first
+      perChat.set(to.chat, (perChat.get(to.chat) ?? 0) + 1);
+      counted++;
       events.emit('reply');
       return { channel: key, chat: to.chat, messageId };
     },
@@ -80,11 +95,10 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
     waitForReplies(count, opts = {}) {
       return new Promise((resolve, reject) => {
         const check = () => {
-          const got = matching(opts.chat);
-          if (got.length < count) return false;
+          if (countFor(opts.chat) < count) return false;
           events.off('reply', check);
           clearTimeout(timer);
-          resolve(got);
+          resolve(matching(opts.chat));
           return true;
         };
         const timer = setTimeout(() => {

@@ -13,7 +13,11 @@ import {
 
 /** Where accepted messages go: the conversation inbox plus a drain job (implemented in src/queue). */
 export interface TurnIngest {
-  accept(conversation: string, message: InboundMessage & { agent: string }): Promise<boolean>;
+  /** `first` when the conversation had nothing waiting (it needs a kick), `queued` behind others, or `duplicate`. */
+  accept(
+    conversation: string,
+    message: InboundMessage & { agent: string },
+  ): Promise<'first' | 'queued' | 'duplicate'>;
   kick(conversation: string): Promise<void>;
 }
 
@@ -52,10 +56,10 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
         return { accepted: false, reason: 'unauthorised' };
       }
       const conversation = conversationId(event.channel, event.chat, event.thread);
-      if (!(await ingest.accept(conversation, { ...event, agent }))) {
-        return { accepted: false, reason: 'duplicate' };
-      }
-      await ingest.kick(conversation);
+      const accepted = await ingest.accept(conversation, { ...event, agent });
+      if (accepted === 'duplicate') return { accepted: false, reason: 'duplicate' };
+      // Behind other events, the drain job in charge of the conversation reaches this one (or the sweeper does).
+      if (accepted === 'first') await ingest.kick(conversation);
       return { accepted: true, conversation };
     },
   };

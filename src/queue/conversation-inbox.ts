@@ -3,11 +3,14 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import type { Recipient } from '../channel/types.ts';
 import { inboundMessageSchema } from '../channel/types.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
+import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
+import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-5.lua'));
-const settleEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-event-2.lua'));
+const settleWithReply = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-event-with-reply-4.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
 export const queuedMessageSchema = inboundMessageSchema.extend({
@@ -25,12 +28,24 @@ export const replySentKey = (prefix: string, conversation: string) => `${prefix}
 /** Long enough to absorb platform redeliveries (Slack retries, Telegram offsets, webhook replays). */
 export const DEDUPE_TTL_SECS = 24 * 60 * 60;
 
+/**
+ * `first`: the inbox was empty, so the conversation needs a drain job; `queued`: behind events that the
+ * conversation's drain job will reach; `duplicate`: this platform event was already accepted.
+ */
+export type AcceptResult = 'first' | 'queued' | 'duplicate';
+
+/** A settled turn's reply, queued in the same step that removes its event. */
+export interface SettledReply {
+  to: Recipient;
+  text: string;
+  idempotencyKey: string;
+}
+
 export interface ConversationInbox {
-  /** False when this platform event was already accepted. */
-  accept(conversation: string, event: Omit<QueuedMessage, 'seq'>): Promise<boolean>;
+  accept(conversation: string, event: Omit<QueuedMessage, 'seq'>): Promise<AcceptResult>;
   head(conversation: string): Promise<QueuedMessage | null>;
-  /** Drops the head if it is `eventId`; returns how many events are left. */
-  settle(conversation: string, eventId: string): Promise<number>;
+  /** Queues the reply and drops the head if it is `event`; returns the next head, if any. */
+  settle(conversation: string, event: QueuedMessage, reply: SettledReply): Promise<QueuedMessage | null>;
   pending(conversation: string): Promise<number>;
   /** Conversations that have events waiting (for the sweeper). */
   activeConversations(): Promise<string[]>;
@@ -39,6 +54,10 @@ export interface ConversationInbox {
 /** BullMQ job ids may not contain ':'; conversation ids do, so jobs use a digest. */
 export function conversationJobId(conversation: string): string {
   return `conv-${createHash('sha1').update(conversation).digest('hex')}`;
+}
+
+function parseEvent(raw: string | null): QueuedMessage | null {
+  return raw === null ? null : queuedMessageSchema.parse(JSON.parse(raw));
 }
 
 export function createConversationInbox(redis: Redis, prefix: string): ConversationInbox {
@@ -58,14 +77,31 @@ export function createConversationInbox(redis: Redis, prefix: string): Conversat
         ],
         [DEDUPE_TTL_SECS, JSON.stringify(event), conversation, SEQUENCE_TTL_SECS],
       );
-      return Number(res) > 0;
+      const length = Number(res);
+      return length === 0 ? 'duplicate' : length === 1 ? 'first' : 'queued';
     },
     async head(conversation) {
-      const raw = await redis.lindex(inboxKey(conversation), 0);
-      return raw === null ? null : queuedMessageSchema.parse(JSON.parse(raw));
+      return parseEvent(await redis.lindex(inboxKey(conversation), 0));
     },
-    async settle(conversation, eventId) {
-      return Number(await settleEvent(redis, [inboxKey(conversation), activeKey], [eventId, conversation]));
+    async settle(conversation, event, reply) {
+      const [, next] = (await settleWithReply(
+        redis,
+        [
+          inboxKey(conversation),
+          activeKey,
+          replyIdempotencyKey(prefix, reply.idempotencyKey),
+          outboxStreamKey(prefix, reply.to.channel),
+        ],
+        [
+          event.eventId,
+          conversation,
+          REPLY_IDEMPOTENCY_TTL_SECS,
+          JSON.stringify(reply.to),
+          reply.text,
+          event.seq,
+        ],
+      )) as [number, string];
+      return parseEvent(next === '' ? null : next);
     },
     pending: (conversation) => redis.llen(inboxKey(conversation)),
     activeConversations: () => redis.smembers(activeKey),

@@ -1,4 +1,5 @@
-// Queue names, in one place. Every queue is created with BullMQ's `prefix` set to `[redis] prefix`.
+// Queue and stream names, in one place. Every queue is created with BullMQ's `prefix` set to `[redis] prefix`.
+import { createHash } from 'node:crypto';
 
 export const TURNS_QUEUE = 'turns';
 export const CRON_QUEUE = 'cron';
@@ -8,4 +9,17 @@ export const DELEGATE_QUEUE = 'delegate';
 /** Each channel has its own outbox, consumed only by the gateway that holds the channel. */
 export function outboxQueueName(channelKey: string): string {
   return `outbox-${channelKey.replace('.', '-')}`;
+}
+
+/** The Redis stream behind a channel's outbox (see reply-outbox.ts). */
+export function outboxStreamKey(prefix: string, channelKey: string): string {
+  return `${prefix}:${outboxQueueName(channelKey)}`;
+}
+
+/** The consumer group of every outbox stream: the gateways holding the channel. */
+export const OUTBOX_GROUP = 'senders';
+
+/** Marks a reply as queued, so a redelivered turn or cron fire that replies again is dropped. */
+export function replyIdempotencyKey(prefix: string, idempotencyKey: string): string {
+  return `${prefix}:reply-key:${createHash('sha1').update(idempotencyKey).digest('hex')}`;
 }

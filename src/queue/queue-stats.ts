@@ -1,7 +1,14 @@
 // Job counts per queue (turns, cron, delegate, each channel's outbox) for /healthz and /metrics.
 import { Queue } from 'bullmq';
 import { createRedis } from '../core/redis.ts';
-import { CRON_QUEUE, DELEGATE_QUEUE, outboxQueueName, TURNS_QUEUE } from './names.ts';
+import {
+  CRON_QUEUE,
+  DELEGATE_QUEUE,
+  OUTBOX_GROUP,
+  outboxQueueName,
+  outboxStreamKey,
+  TURNS_QUEUE,
+} from './names.ts';
 
 export interface JobCounts {
   /** Runnable jobs not yet taken: BullMQ's `waiting` plus `prioritized`. */
@@ -32,14 +39,27 @@ export function countedQueueNames(channelKeys: readonly string[]): string[] {
   return [TURNS_QUEUE, CRON_QUEUE, DELEGATE_QUEUE, ...channelKeys.map(outboxQueueName)];
 }
 
+/** An outbox stream's entries: `active` are held by a gateway, the rest wait; sent ones are deleted. */
+async function outboxCounts(redis: ReturnType<typeof createRedis>, key: string): Promise<JobCounts> {
+  const [len, pending] = await Promise.all([
+    redis.xlen(key),
+    (redis.xpending(key, OUTBOX_GROUP) as Promise<unknown[]>).catch(() => [0]),
+  ]);
+  const active = Number(pending[0] ?? 0);
+  return { waiting: Math.max(0, len - active), active, delayed: 0, failed: 0, completed: 0 };
+}
+
 export function createQueueStats(opts: QueueStatsOptions): QueueStats {
   const connection = createRedis(opts.url);
   connection.on('error', () => {}); // ioredis reconnects on its own; outages surface through counts()
-  const queues = countedQueueNames(opts.channelKeys).map((name) => {
+  const queues = [TURNS_QUEUE, CRON_QUEUE, DELEGATE_QUEUE].map((name) => {
     const queue = new Queue(name, { connection, prefix: opts.prefix });
     queue.on('error', () => {}); // connection errors: counts() fails and /healthz says so
     return queue;
   });
+  const outboxes = opts.channelKeys.map(
+    (k) => [outboxQueueName(k), outboxStreamKey(opts.prefix, k)] as const,
+  );
   return {
     async counts() {
       // While disconnected, commands would wait for the reconnect; fail at once so /healthz stays quick.
@@ -70,7 +90,10 @@ export function createQueueStats(opts: QueueStatsOptions): QueueStats {
           return [q.name, counts] as const;
         }),
       );
-      return Object.fromEntries(entries);
+      const streams = await Promise.all(
+        outboxes.map(async ([name, key]) => [name, await outboxCounts(connection, key)] as const),
+      );
+      return Object.fromEntries([...entries, ...streams]);
     },
     async close() {
       await Promise.all(queues.map((q) => q.close().catch(() => {})));

@@ -3,7 +3,7 @@ import { type Job, Worker } from 'bullmq';
 import type { RuntimeServices } from '../agent/run-context.ts';
 import { runTurn } from '../agent/run-turn.ts';
 import { EMPTY_ANSWER, TURN_ABORTED, turnFailed } from '../channel/messages.ts';
-import type { OutboxWriter, Recipient } from '../channel/types.ts';
+import type { Recipient } from '../channel/types.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
 import type { RunningTurns } from '../control-plane/running-turns.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -17,7 +17,6 @@ export interface TurnWorkerOptions {
   services: RuntimeServices;
   inbox: ConversationInbox;
   turns: TurnQueue;
-  outbox: OutboxWriter;
   abortBus: AbortBus;
   running: RunningTurns;
   redisUrl: string;
@@ -35,7 +34,8 @@ export interface TurnWorker {
   close(graceMs: number): Promise<void>;
 }
 
-type Outcome = 'settled' | 'handed_back';
+/** The turn's reply, or null when the turn was handed back to the queue at shutdown. */
+type Outcome = { to: Recipient; text: string; turnId: string } | null;
 
 /**
  * A drain job's lock (renewed at half this period while its worker lives). When a worker dies, its
@@ -87,25 +87,25 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       active.delete(controller);
     }
     await marked;
-    const done = opts.running.markDone(conversation, turnId);
-    if (handedBack) {
-      await done;
-      return 'handed_back';
-    }
-    await Promise.all([
-      done,
-      opts.outbox.enqueue(origin, { text }, turnId, { conversation, seq: event.seq }),
-    ]);
-    return 'settled';
+    // Not awaited: the settle below goes out in the same pipeline, and a stale mark only delays an abort.
+    opts.running
+      .markDone(conversation, turnId)
+      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'could not clear the running mark'));
+    return handedBack ? null : { to: origin, text, turnId };
   }
 
   async function drain(job: Job<{ conversation: string }>): Promise<void> {
     const { conversation } = job.data;
-    for (let n = 0; n < maxEvents && !closing; n++) {
-      const event = await inbox.head(conversation);
-      if (!event) return;
-      if ((await runEvent(conversation, event)) === 'handed_back') return;
-      if ((await inbox.settle(conversation, event.eventId)) === 0) return;
+    let event = await inbox.head(conversation);
+    for (let n = 0; event && n < maxEvents && !closing; n++) {
+      const reply = await runEvent(conversation, event);
+      if (!reply) return;
+      // The reply is queued and the event removed in one step: exactly one reply per event, in order.
+      event = await inbox.settle(conversation, event, {
+        to: reply.to,
+        text: reply.text,
+        idempotencyKey: reply.turnId,
+      });
     }
   }
 

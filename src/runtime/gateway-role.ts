@@ -12,7 +12,7 @@ import type { ConfigDiagnostics } from '../gateway/health.ts';
 import { createOpsDeps } from '../gateway/ops-deps.ts';
 import { startOpsServer } from '../gateway/ops-server.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
-import { startOutboxWorker } from '../queue/outbox-worker.ts';
+import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
 import type { Role } from './worker-role.ts';
 
@@ -38,17 +38,18 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
     ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c) => turns.kick(c) },
     ...(opts.routes ? { routes: opts.routes } : {}),
   });
+  const holder = newWorkerId();
   const senders = opts.adapters.map((adapter) =>
-    startOutboxWorker({
+    startReplyPump({
       adapter,
       redis,
       redisUrl: url,
       prefix,
       logger,
+      consumer: holder,
       minIntervalMs: (config.channels[adapter.key]?.reply_min_interval_secs ?? 0) * 1000,
     }),
   );
-  const holder = newWorkerId();
   const presence = createChannelPresence(redis, prefix, logger);
   const holds: PresenceHold[] = [];
   for (const adapter of opts.adapters) {

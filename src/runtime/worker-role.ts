@@ -12,7 +12,7 @@ import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { createCronScheduler } from '../queue/cron-scheduler.ts';
 import { startCronWorker } from '../queue/cron-worker.ts';
 import { createDelegateWorker } from '../queue/delegate-worker.ts';
-import { createOutboxProducer } from '../queue/outbox.ts';
+import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
 import { startTurnSweeper } from '../queue/turn-sweeper.ts';
 import { startTurnWorker } from '../queue/turn-worker.ts';
@@ -43,12 +43,11 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const inbox = createConversationInbox(redis, prefix);
   const turns = createTurnQueue(url, prefix);
-  const outbox = createOutboxProducer(url, prefix);
+  const outbox = createReplyOutbox(redis, prefix);
   const worker = startTurnWorker({
     services,
     inbox,
     turns,
-    outbox,
     abortBus,
     running: createRunningTurns(redis, prefix),
     redisUrl: url,
@@ -84,7 +83,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
       sweeper.stop();
       reaper.close();
       await Promise.all([worker.close(graceMs), cronWorker.close(graceMs), delegates.close()]);
-      await Promise.all([cron.close(), turns.close(), outbox.close(), abortBus.close()]);
+      await Promise.all([cron.close(), turns.close(), abortBus.close()]);
       subscriber.disconnect();
     },
   };

@@ -1,0 +1,127 @@
+// A channel's outbox stream as its gateway consumes it: consumer group reads, reclaim, keep-alive, ack.
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { type Recipient, recipientSchema } from '../channel/types.ts';
+import { loadRedisScript } from '../core/redis-script.ts';
+import { replySentKey } from './conversation-inbox.ts';
+import { OUTBOX_GROUP, outboxStreamKey } from './names.ts';
+
+const ackReply = loadRedisScript(join(import.meta.dirname, 'lua', 'ack-reply-var.lua'));
+const SENT_MARK_TTL_SECS = 30 * 24 * 60 * 60;
+/** A multi-chunk reply's progress outlives any retry schedule. */
+const PROGRESS_TTL_SECS = 7 * 24 * 60 * 60;
+
+export interface OutboxEntry {
+  id: string;
+  to: Recipient;
+  text: string;
+  /** Set for a conversation's replies, which leave in `seq` order. */
+  order?: { conversation: string; seq: number };
+  /** Taken over from a consumer that stopped answering: it may have sent part of it. */
+  reclaimed: boolean;
+  /** Not a reply this version can read (logged and dropped). */
+  malformed?: true;
+}
+
+export interface OutboxStream {
+  /** Creates the consumer group if missing (a new deployment, or a Redis that lost its data). */
+  ensureGroup(): Promise<void>;
+  /** New entries for this consumer, waiting up to `blockMs`; `reader` is a connection only this loop uses. */
+  read(reader: Redis, count: number, blockMs: number): Promise<OutboxEntry[]>;
+  /** Entries left unacknowledged longer than `minIdleMs` by any consumer (one that crashed), now ours. */
+  reclaim(minIdleMs: number, count: number): Promise<OutboxEntry[]>;
+  /** Resets the idle time of entries this consumer is still working on, so nobody reclaims them. */
+  touch(ids: readonly string[]): Promise<void>;
+  /** Done with the entry (sent or given up); `progressSaved` when saveProgress was called for it. */
+  ack(entry: OutboxEntry, progressSaved: boolean): Promise<void>;
+  progress(entry: OutboxEntry): Promise<number>;
+  saveProgress(entry: OutboxEntry, chunksSent: number): Promise<void>;
+  /** Entries not yet acknowledged, and how many of them a consumer holds. */
+  depth(): Promise<{ queued: number; pending: number }>;
+}
+
+type RawEntry = [id: string, fields: string[]] | null;
+
+function parseEntry(raw: RawEntry, reclaimed: boolean): OutboxEntry | null {
+  if (!raw) return null;
+  const [id, fields] = raw;
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+  const to = recipientSchema.safeParse(JSON.parse(f.to ?? 'null'));
+  if (!to.success) return { id, to: { channel: '?', chat: '?' }, text: '', reclaimed, malformed: true };
+  const seq = Number(f.seq);
+  return {
+    id,
+    to: to.data,
+    text: f.text ?? '',
+    ...(f.conv && Number.isInteger(seq) && seq > 0 ? { order: { conversation: f.conv, seq } } : {}),
+    reclaimed,
+  };
+}
+
+export function isNoGroupError(err: unknown): boolean {
+  return err instanceof Error && err.message.startsWith('NOGROUP');
+}
+
+export function createOutboxStream(
+  redis: Redis,
+  prefix: string,
+  channelKey: string,
+  consumer: string,
+): OutboxStream {
+  const key = outboxStreamKey(prefix, channelKey);
+  const progressKey = (id: string) => `${key}:progress:${id}`;
+  return {
+    async ensureGroup() {
+      try {
+        await redis.xgroup('CREATE', key, OUTBOX_GROUP, '0', 'MKSTREAM');
+      } catch (err) {
+        if (!(err instanceof Error && err.message.startsWith('BUSYGROUP'))) throw err;
+      }
+    },
+    async read(reader, count, blockMs) {
+      const res = (await reader.xreadgroup(
+        'GROUP',
+        OUTBOX_GROUP,
+        consumer,
+        'COUNT',
+        count,
+        'BLOCK',
+        blockMs,
+        'STREAMS',
+        key,
+        '>',
+      )) as [string, RawEntry[]][] | null;
+      const entries = res?.[0]?.[1] ?? [];
+      return entries.map((e) => parseEntry(e, false)).filter((e): e is OutboxEntry => e !== null);
+    },
+    async reclaim(minIdleMs, count) {
+      const res = (await redis.xautoclaim(key, OUTBOX_GROUP, consumer, minIdleMs, '0-0', 'COUNT', count)) as [
+        string,
+        RawEntry[],
+      ];
+      return (res[1] ?? []).map((e) => parseEntry(e, true)).filter((e): e is OutboxEntry => e !== null);
+    },
+    async touch(ids) {
+      if (ids.length > 0) await redis.xclaim(key, OUTBOX_GROUP, consumer, 0, ...ids, 'JUSTID');
+    },
+    async ack(entry, progressSaved) {
+      const keys = entry.order ? [key, replySentKey(prefix, entry.order.conversation)] : [key];
+      await ackReply(redis, keys, [OUTBOX_GROUP, entry.id, entry.order?.seq ?? 0, SENT_MARK_TTL_SECS]);
+      if (progressSaved || entry.reclaimed) await redis.del(progressKey(entry.id));
+    },
+    async progress(entry) {
+      return entry.reclaimed ? Number((await redis.get(progressKey(entry.id))) ?? 0) : 0;
+    },
+    async saveProgress(entry, chunksSent) {
+      await redis.set(progressKey(entry.id), chunksSent, 'EX', PROGRESS_TTL_SECS);
+    },
+    async depth() {
+      const [len, pending] = await Promise.all([
+        redis.xlen(key),
+        redis.xpending(key, OUTBOX_GROUP).catch(() => [0]) as Promise<unknown[]>,
+      ]);
+      return { queued: len, pending: Number(pending[0] ?? 0) };
+    },
+  };
+}

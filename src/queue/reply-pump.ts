@@ -1,0 +1,234 @@
+// Sends a channel's outbox: batched stream reads, per-conversation order, chunking, pacing, retry_after,
+// retries with backoff, resumable chunks, and takeover of replies a crashed gateway left unsent.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { chunkText } from '../channel/chunking.ts';
+import { type ChannelAdapter, ChannelRateLimitError } from '../channel/types.ts';
+import { errorMessage } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { createRedis } from '../core/redis.ts';
+import { createOutboxStream, isNoGroupError, type OutboxEntry } from './outbox-stream.ts';
+import { createLanes } from './reply-lanes.ts';
+import { createReplyOrderGate } from './reply-order.ts';
+
+const READ_COUNT = 128;
+const READ_BLOCK_MS = 1000;
+/** Entries read but not yet sent; reading pauses above this. */
+const MAX_IN_FLIGHT = 512;
+const SEND_CONCURRENCY = 16;
+/** Live consumers touch their entries every keepAliveMs; untouched for minIdleMs means the consumer died. */
+const DEFAULT_TIMINGS: PumpTimings = { keepAliveMs: 2000, minIdleMs: 6000, maxAttempts: 8, backoffMs: 1000 };
+/** How often a reply whose predecessor has not left yet looks again. */
+const ORDER_RECHECK_MS = 100;
+
+export interface ReplyPumpOptions {
+  adapter: ChannelAdapter;
+  /** Command connection (auto-pipelined); the pump opens its own blocking reader from `redisUrl`. */
+  redis: Redis;
+  redisUrl: string;
+  prefix: string;
+  logger: Logger;
+  /** This gateway's consumer name in the channel's group. */
+  consumer: string;
+  /** `reply_min_interval_secs` of the channel, in ms. */
+  minIntervalMs: number;
+  /** Overrides for tests: takeover and retry timings. */
+  timings?: Partial<PumpTimings>;
+}
+
+export interface PumpTimings {
+  keepAliveMs: number;
+  minIdleMs: number;
+  maxAttempts: number;
+  backoffMs: number;
+}
+
+export interface ReplyPump {
+  /** Stops reading; sends under way finish (bounded), unsent replies stay queued for the next gateway. */
+  close(): Promise<void>;
+}
+
+/** Waits until this chat may receive another message, then claims the slot (one Redis SET NX PX per try). */
+async function pace(redis: Redis, key: string, intervalMs: number, signal: AbortSignal): Promise<void> {
+  if (intervalMs <= 0) return;
+  while (!signal.aborted) {
+    if ((await redis.set(key, '1', 'PX', intervalMs, 'NX')) === 'OK') return;
+    const ttl = await redis.pttl(key);
+    await sleep(Math.max(ttl, 10), undefined, { signal }).catch(() => {});
+  }
+}
+
+function createSemaphore(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= limit) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
+  const { adapter, logger, redis } = opts;
+  const t: PumpTimings = { ...DEFAULT_TIMINGS, ...opts.timings };
+  const stream = createOutboxStream(redis, opts.prefix, adapter.key, opts.consumer);
+  const order = createReplyOrderGate(redis, opts.prefix);
+  const reader = createRedis(opts.redisUrl);
+  reader.on('error', () => {}); // ioredis reconnects; the read loop waits
+  const stop = new AbortController();
+  const pause = (ms: number) => sleep(ms, undefined, { signal: stop.signal }).catch(() => {});
+  const limit = createSemaphore(SEND_CONCURRENCY);
+  const inFlight = new Set<string>();
+  /** Last sequence this process sent per conversation: the next one needs no Redis check. */
+  const lastSent = new Map<string, number>();
+  let pausedUntil = 0;
+  let roomForMore: (() => void) | null = null;
+
+  /** Whether an ordered entry may leave now, was already sent, or must wait for its predecessor. */
+  async function turnOf(entry: OutboxEntry): Promise<'send' | 'already_sent' | 'wait'> {
+    if (!entry.order) return 'send';
+    const { conversation, seq } = entry.order;
+    const known = lastSent.get(conversation);
+    if (known !== undefined && seq === known + 1) return 'send';
+    if (known !== undefined && seq <= known) return 'already_sent';
+    return order.claim(entry.order);
+  }
+
+  /** Sends every chunk not yet sent; false when stopping (the entry stays queued). */
+  async function sendChunks(entry: OutboxEntry): Promise<{ done: boolean; progressSaved: boolean }> {
+    const chunks = chunkText(entry.text, adapter.maxMessageLength);
+    const paceKey = `${opts.prefix}:pace:${adapter.key}:${entry.to.chat}`;
+    let sent = await stream.progress(entry);
+    let attempts = 0;
+    let progressSaved = false;
+    while (sent < chunks.length) {
+      if (stop.signal.aborted) return { done: false, progressSaved };
+      if (Date.now() < pausedUntil) {
+        await pause(pausedUntil - Date.now());
+        continue;
+      }
+      await pace(redis, paceKey, opts.minIntervalMs, stop.signal);
+      try {
+        await limit(() => adapter.send(entry.to, { text: chunks[sent]! }));
+        sent++;
+        // Resumable: whoever retries this entry after a crash sends only the chunks not yet sent.
+        if (sent < chunks.length) {
+          await stream.saveProgress(entry, sent);
+          progressSaved = true;
+        }
+      } catch (err) {
+        if (err instanceof ChannelRateLimitError) {
+          logger.warn(
+            { channel: adapter.key, retry_after_ms: err.retryAfterMs },
+            'channel rate limited; pausing sends',
+          );
+          pausedUntil = Math.max(pausedUntil, Date.now() + err.retryAfterMs);
+          continue;
+        }
+        attempts++;
+        logger.warn(
+          { channel: adapter.key, entry_id: entry.id, err: errorMessage(err) },
+          'outbox send failed',
+        );
+        if (attempts >= t.maxAttempts) {
+          // Given up: the conversation's later replies leave rather than wait forever.
+          logger.error({ channel: adapter.key, entry_id: entry.id }, 'reply dropped after its last attempt');
+          break;
+        }
+        await pause(t.backoffMs * 2 ** (attempts - 1));
+      }
+    }
+    return { done: true, progressSaved };
+  }
+
+  async function deliver(entry: OutboxEntry): Promise<'done' | 'wait'> {
+    if (entry.malformed) {
+      logger.error({ channel: adapter.key, entry_id: entry.id }, 'unreadable outbox entry dropped');
+      await stream.ack(entry, false);
+      return 'done';
+    }
+    const turn = await turnOf(entry);
+    if (turn === 'wait') return 'wait';
+    const { done, progressSaved } =
+      turn === 'send' ? await sendChunks(entry) : { done: true, progressSaved: false };
+    if (!done) return 'done'; // stopping: the entry stays queued for whoever reclaims it
+    await stream.ack(entry, progressSaved);
+    if (entry.order) {
+      const { conversation, seq } = entry.order;
+      lastSent.set(conversation, Math.max(seq, lastSent.get(conversation) ?? 0));
+    }
+    if (lastSent.size > 50_000) lastSent.clear(); // only a cache: the Redis mark is the record
+    return 'done';
+  }
+
+  const lanes = createLanes<OutboxEntry>({
+    laneOf: (e) => e.order?.conversation ?? `${e.to.chat}:${e.to.thread ?? ''}`,
+    rankOf: (e) => e.order?.seq,
+    process: deliver,
+    settled: (e) => {
+      inFlight.delete(e.id);
+      if (inFlight.size < MAX_IN_FLIGHT) roomForMore?.();
+    },
+    onError: (err) => logger.warn({ channel: adapter.key, err: errorMessage(err) }, 'outbox delivery failed'),
+    waitMs: ORDER_RECHECK_MS,
+    signal: stop.signal,
+  });
+
+  function dispatch(entry: OutboxEntry): void {
+    if (inFlight.has(entry.id)) return;
+    inFlight.add(entry.id);
+    lanes.add(entry);
+  }
+
+  async function readLoop(): Promise<void> {
+    while (!stop.signal.aborted) {
+      if (inFlight.size >= MAX_IN_FLIGHT) {
+        await new Promise<void>((r) => {
+          roomForMore = r;
+        });
+        roomForMore = null;
+        continue;
+      }
+      try {
+        for (const entry of await stream.read(reader, READ_COUNT, READ_BLOCK_MS)) dispatch(entry);
+      } catch (err) {
+        if (stop.signal.aborted) return;
+        if (isNoGroupError(err)) await stream.ensureGroup().catch(() => {});
+        else logger.warn({ channel: adapter.key, err: errorMessage(err) }, 'outbox read failed');
+        await pause(200);
+      }
+    }
+  }
+
+  async function keepAliveAndReclaim(): Promise<void> {
+    await stream.touch([...inFlight]);
+    for (const entry of await stream.reclaim(t.minIdleMs, READ_COUNT)) dispatch(entry);
+  }
+
+  const reading = stream
+    .ensureGroup()
+    .catch(() => {}) // the read loop recreates it on NOGROUP
+    .then(readLoop);
+  const timer = setInterval(() => {
+    keepAliveAndReclaim().catch((err: unknown) =>
+      logger.warn({ channel: adapter.key, err: errorMessage(err) }, 'outbox reclaim failed'),
+    );
+  }, t.keepAliveMs);
+  timer.unref();
+
+  return {
+    async close() {
+      stop.abort();
+      clearInterval(timer);
+      roomForMore?.();
+      reader.disconnect();
+      const bounded = (p: Promise<unknown>) => Promise.race([p, sleep(5000, undefined, { ref: false })]);
+      await bounded(Promise.all([reading, lanes.idle()]));
+    },
+  };
+}

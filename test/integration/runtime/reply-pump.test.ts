@@ -1,0 +1,183 @@
+// The outbox stream and its pump on real Redis: order, idempotency, takeover after a crash, resumable
+// chunks, giving up, lost consumer groups, unreadable entries, and shutdown that leaves replies queued.
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalChannel, type LocalChannel } from '../../../channels/local/local-adapter.ts';
+import type { OutboxWriter } from '../../../src/channel/types.ts';
+import { OUTBOX_GROUP, outboxStreamKey } from '../../../src/queue/names.ts';
+import { createReplyOutbox } from '../../../src/queue/reply-outbox.ts';
+import { type ReplyPump, type ReplyPumpOptions, startReplyPump } from '../../../src/queue/reply-pump.ts';
+import { capturingLogger } from '../../helpers/providers.ts';
+import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+
+let redis: Redis;
+let prefix: string;
+let n = 0;
+const pumps: ReplyPump[] = [];
+
+beforeAll(() => {
+  redis = testRedis();
+});
+afterEach(async () => {
+  await Promise.all(pumps.splice(0).map((p) => p.close()));
+});
+afterAll(async () => {
+  await deletePrefix(redis, prefix);
+  await redis.quit();
+});
+
+/** A fresh channel (own stream) per test, its outbox writer and a pump factory. */
+function channel(maxLength = 4000) {
+  prefix ??= uniquePrefix('reply-pump');
+  const local = createLocalChannel(`pump${++n}`, maxLength);
+  const outbox: OutboxWriter = createReplyOutbox(redis, prefix);
+  const log = capturingLogger();
+  const pump = (consumer: string, over: Partial<ReplyPumpOptions> = {}) => {
+    const p = startReplyPump({
+      adapter: local,
+      redis,
+      redisUrl: REDIS_URL,
+      prefix,
+      logger: log.logger,
+      consumer,
+      minIntervalMs: 0,
+      timings: { keepAliveMs: 100, minIdleMs: 400, maxAttempts: 3, backoffMs: 20 },
+      ...over,
+    });
+    pumps.push(p);
+    return p;
+  };
+  const send = (chat: string, text: string, key: string, seq?: number) =>
+    outbox.enqueue(
+      { channel: local.key, chat },
+      { text },
+      key,
+      seq === undefined ? undefined : { conversation: `${local.key}:${chat}:`, seq },
+    );
+  return { local, send, pump, log, stream: outboxStreamKey(prefix, local.key) };
+}
+
+const texts = (local: LocalChannel, chat: string) =>
+  local.replies.filter((r) => r.to.chat === chat).map((r) => r.text);
+
+describe('outbox stream and reply pump', () => {
+  it('sends many conversations in parallel, each in order, and empties the stream', async () => {
+    const c = channel();
+    c.pump('g1');
+    for (let i = 1; i <= 20; i++) {
+      for (let k = 0; k < 15; k++) await c.send(`chat${k}`, `m${i}`, `k${k}-${i}`, i);
+    }
+    await c.local.waitForReplies(300, { timeoutMs: 10_000 });
+    for (let k = 0; k < 15; k++) {
+      expect(texts(c.local, `chat${k}`)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 1}`));
+    }
+    await expect.poll(() => redis.xlen(c.stream)).toBe(0);
+  });
+
+  it('queues a reply once per idempotency key', async () => {
+    const c = channel();
+    await c.send('a', 'once', 'same-key');
+    await c.send('a', 'once', 'same-key');
+    await c.send('a', 'then', 'other-key');
+    c.pump('g1');
+    await c.local.waitForReplies(2, { chat: 'a' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(texts(c.local, 'a')).toEqual(['once', 'then']);
+  });
+
+  it('holds a reply until the one before it in the conversation has left', async () => {
+    const c = channel();
+    c.pump('g1');
+    await c.send('o', 'second', 'o-2', 2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(texts(c.local, 'o')).toEqual([]);
+    await c.send('o', 'first', 'o-1', 1);
+    await c.local.waitForReplies(2, { chat: 'o' });
+    expect(texts(c.local, 'o')).toEqual(['first', 'second']);
+  });
+
+  it("takes over a crashed gateway's replies and sends only the chunks it had not sent", async () => {
+    const c = channel(10);
+    await redis.xgroup('CREATE', c.stream, OUTBOX_GROUP, '0', 'MKSTREAM');
+    await c.send('x', 'aaaaaaaaa bbbbbbbbb ccccccccc', 'x-1', 1);
+    await c.send('x', 'after', 'x-2', 2);
+    // A gateway that read both entries, sent the first chunk of the first, and died.
+    const read = (await redis.xreadgroup(
+      'GROUP',
+      OUTBOX_GROUP,
+      'dead',
+      'COUNT',
+      10,
+      'STREAMS',
+      c.stream,
+      '>',
+    )) as [string, [string, string[]][]][];
+    const firstId = read[0]![1][0]![0];
+    await redis.set(`${c.stream}:progress:${firstId}`, 1);
+    c.pump('g2');
+    await c.local.waitForReplies(3, { chat: 'x', timeoutMs: 5000 });
+    expect(texts(c.local, 'x')).toEqual(['bbbbbbbbb', 'ccccccccc', 'after']);
+    await expect.poll(() => redis.xlen(c.stream)).toBe(0);
+    expect(await redis.exists(`${c.stream}:progress:${firstId}`)).toBe(0);
+  });
+
+  it('keeps the replies a live gateway is still working on', async () => {
+    const c = channel();
+    c.local.failNextSends(1, () => new Error('platform hiccup'));
+    c.pump('g1', { timings: { keepAliveMs: 50, minIdleMs: 150, maxAttempts: 2, backoffMs: 600 } });
+    await c.send('k', 'slow', 'k-1', 1);
+    // While g1 waits out its backoff, a second gateway must not take the reply over.
+    c.pump('g2', { timings: { keepAliveMs: 50, minIdleMs: 150, maxAttempts: 2, backoffMs: 600 } });
+    await c.local.waitForReplies(1, { chat: 'k', timeoutMs: 5000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(texts(c.local, 'k')).toEqual(['slow']);
+  });
+
+  it('gives up after its last attempt and lets the next reply of the conversation leave', async () => {
+    const c = channel();
+    c.local.failNextSends(3, () => new Error('platform down'));
+    c.pump('g1');
+    await c.send('f', 'doomed', 'f-1', 1);
+    await c.send('f', 'next', 'f-2', 2);
+    await c.local.waitForReplies(1, { chat: 'f', timeoutMs: 5000 });
+    expect(texts(c.local, 'f')).toEqual(['next']);
+    const lines = c.log.lines.join('');
+    expect(lines.match(/outbox send failed/g)).toHaveLength(3);
+    expect(lines).toContain('reply dropped after its last attempt');
+  });
+
+  it('recreates a consumer group that Redis lost and keeps sending', async () => {
+    const c = channel();
+    c.pump('g1');
+    await c.send('l', 'before', 'l-1');
+    await c.local.waitForReplies(1, { chat: 'l' });
+    await redis.del(c.stream);
+    await c.send('l', 'after', 'l-2');
+    await c.local.waitForReplies(2, { chat: 'l', timeoutMs: 5000 });
+    expect(texts(c.local, 'l')).toEqual(['before', 'after']);
+  });
+
+  it('drops an unreadable entry with a log line and sends what follows', async () => {
+    const c = channel();
+    await redis.xadd(c.stream, '*', 'to', '{"nope":1}', 'text', 'x');
+    await c.send('u', 'readable', 'u-1');
+    c.pump('g1');
+    await c.local.waitForReplies(1, { chat: 'u' });
+    await expect.poll(() => c.log.lines.join('')).toContain('unreadable outbox entry dropped');
+  });
+
+  it('leaves unsent replies queued at shutdown for the next gateway', async () => {
+    const c = channel();
+    c.local.failNextSends(1, () => new Error('platform down'));
+    const first = c.pump('g1', {
+      timings: { keepAliveMs: 100, minIdleMs: 300, maxAttempts: 5, backoffMs: 5000 },
+    });
+    await c.send('s', 'kept', 's-1', 1);
+    await expect.poll(() => c.log.lines.join('')).toContain('outbox send failed');
+    await first.close();
+    expect(await redis.xlen(c.stream)).toBe(1);
+    c.pump('g2');
+    await c.local.waitForReplies(1, { chat: 's', timeoutMs: 5000 });
+    expect(texts(c.local, 's')).toEqual(['kept']);
+  });
+});
