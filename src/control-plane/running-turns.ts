@@ -11,8 +11,11 @@ export interface RunningTurns {
   get(sessionKey: string): Promise<{ runId: string; workerId: string } | null>;
 }
 
+/** The hash of running turns: session key → `{"runId", "workerId"}` (the turn worker also sets it in Lua). */
+export const runningTurnsKey = (prefix: string) => `${prefix}:running-turns`;
+
 export function createRunningTurns(redis: Redis, prefix: string): RunningTurns {
-  const key = `${prefix}:running-turns`;
+  const key = runningTurnsKey(prefix);
   return {
     async markRunning(sessionKey, runId, workerId) {
       await redis.hset(key, sessionKey, JSON.stringify({ runId, workerId }));

@@ -5,12 +5,13 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Recipient } from '../channel/types.ts';
 import { inboundMessageSchema } from '../channel/types.ts';
+import { runningTurnsKey } from '../control-plane/running-turns.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-5.lua'));
-const settleWithReply = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-event-with-reply-4.lua'));
+const settleWithReply = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-event-with-reply-5.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
 export const queuedMessageSchema = inboundMessageSchema.extend({
@@ -44,8 +45,16 @@ export interface SettledReply {
 export interface ConversationInbox {
   accept(conversation: string, event: Omit<QueuedMessage, 'seq'>): Promise<AcceptResult>;
   head(conversation: string): Promise<QueuedMessage | null>;
-  /** Queues the reply and drops the head if it is `event`; returns the next head, if any. */
-  settle(conversation: string, event: QueuedMessage, reply: SettledReply): Promise<QueuedMessage | null>;
+  /**
+   * Queues the reply, drops the head if it is `event` and clears its running mark; returns the next head,
+   * if any, marked as running on `nextRunsOn` (a worker id) unless that is null.
+   */
+  settle(
+    conversation: string,
+    event: QueuedMessage,
+    reply: SettledReply,
+    nextRunsOn: string | null,
+  ): Promise<QueuedMessage | null>;
   pending(conversation: string): Promise<number>;
   /** Conversations that have events waiting (for the sweeper). */
   activeConversations(): Promise<string[]>;
@@ -54,6 +63,11 @@ export interface ConversationInbox {
 /** BullMQ job ids may not contain ':'; conversation ids do, so jobs use a digest. */
 export function conversationJobId(conversation: string): string {
   return `conv-${createHash('sha1').update(conversation).digest('hex')}`;
+}
+
+/** A turn's id: the platform event it answers (history and reply idempotency key). */
+export function turnIdOf(event: Pick<QueuedMessage, 'channel' | 'eventId'>): string {
+  return `${event.channel}:${event.eventId}`;
 }
 
 function parseEvent(raw: string | null): QueuedMessage | null {
@@ -83,7 +97,7 @@ export function createConversationInbox(redis: Redis, prefix: string): Conversat
     async head(conversation) {
       return parseEvent(await redis.lindex(inboxKey(conversation), 0));
     },
-    async settle(conversation, event, reply) {
+    async settle(conversation, event, reply, nextRunsOn) {
       const [, next] = (await settleWithReply(
         redis,
         [
@@ -91,6 +105,7 @@ export function createConversationInbox(redis: Redis, prefix: string): Conversat
           activeKey,
           replyIdempotencyKey(prefix, reply.idempotencyKey),
           outboxStreamKey(prefix, reply.to.channel),
+          runningTurnsKey(prefix),
         ],
         [
           event.eventId,
@@ -99,6 +114,8 @@ export function createConversationInbox(redis: Redis, prefix: string): Conversat
           JSON.stringify(reply.to),
           reply.text,
           event.seq,
+          turnIdOf(event),
+          nextRunsOn ?? '',
         ],
       )) as [number, string];
       return parseEvent(next === '' ? null : next);

@@ -1,6 +1,4 @@
 // Queue and stream names, in one place. Every queue is created with BullMQ's `prefix` set to `[redis] prefix`.
-import { createHash } from 'node:crypto';
-
 export const TURNS_QUEUE = 'turns';
 export const CRON_QUEUE = 'cron';
 /** Background delegations (delegate.md §11.2 names the queue `delegate`). */
@@ -21,5 +19,5 @@ export const OUTBOX_GROUP = 'senders';
 
 /** Marks a reply as queued, so a redelivered turn or cron fire that replies again is dropped. */
 export function replyIdempotencyKey(prefix: string, idempotencyKey: string): string {
-  return `${prefix}:reply-key:${createHash('sha1').update(idempotencyKey).digest('hex')}`;
+  return `${prefix}:reply-key:${idempotencyKey}`;
 }

@@ -9,7 +9,7 @@ import type { RunningTurns } from '../control-plane/running-turns.ts';
 import { errorMessage } from '../core/errors.ts';
 import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
-import type { ConversationInbox, QueuedMessage } from './conversation-inbox.ts';
+import { type ConversationInbox, type QueuedMessage, turnIdOf } from './conversation-inbox.ts';
 import { TURNS_QUEUE } from './names.ts';
 import type { TurnQueue } from './turn-queue.ts';
 
@@ -50,8 +50,13 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   let closing = false; // stop starting new events
   let aborting = false; // grace is over: running turns are handed back
 
-  async function runEvent(conversation: string, event: QueuedMessage): Promise<Outcome> {
-    const turnId = `${event.channel}:${event.eventId}`;
+  /** `markedByLastSettle`: the previous event's settle already marked this one running here. */
+  async function runEvent(
+    conversation: string,
+    event: QueuedMessage,
+    markedByLastSettle: boolean,
+  ): Promise<Outcome> {
+    const turnId = turnIdOf(event);
     const origin: Recipient = {
       channel: event.channel,
       chat: event.chat,
@@ -61,9 +66,13 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     active.add(controller);
     const unregister = opts.abortBus.register('session', conversation, controller);
     // Not awaited before the turn starts: the abort API may see the turn a moment late, the user sees it sooner.
-    const marked = opts.running
-      .markRunning(conversation, turnId, services.workerId)
-      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'could not mark the turn running'));
+    const marked = markedByLastSettle
+      ? Promise.resolve()
+      : opts.running
+          .markRunning(conversation, turnId, services.workerId)
+          .catch((err: unknown) =>
+            logger.warn({ err: errorMessage(err) }, 'could not mark the turn running'),
+          );
     let text = '';
     let handedBack = false;
     try {
@@ -87,26 +96,30 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       active.delete(controller);
     }
     await marked;
-    // Not awaited: the settle below goes out in the same pipeline, and a stale mark only delays an abort.
-    opts.running
-      .markDone(conversation, turnId)
-      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'could not clear the running mark'));
-    return handedBack ? null : { to: origin, text, turnId };
+    if (!handedBack) return { to: origin, text, turnId }; // the settle clears the running mark
+    await opts.running.markDone(conversation, turnId);
+    return null;
   }
 
   async function drain(job: Job<{ conversation: string }>): Promise<void> {
     const { conversation } = job.data;
     let event = await inbox.head(conversation);
+    let marked = false;
     for (let n = 0; event && n < maxEvents && !closing; n++) {
-      const reply = await runEvent(conversation, event);
+      const reply = await runEvent(conversation, event, marked);
       if (!reply) return;
+      // Marked running in the settle only when this job goes on with it right away.
+      marked = n + 1 < maxEvents && !closing;
       // The reply is queued and the event removed in one step: exactly one reply per event, in order.
-      event = await inbox.settle(conversation, event, {
-        to: reply.to,
-        text: reply.text,
-        idempotencyKey: reply.turnId,
-      });
+      event = await inbox.settle(
+        conversation,
+        event,
+        { to: reply.to, text: reply.text, idempotencyKey: reply.turnId },
+        marked ? services.workerId : null,
+      );
     }
+    // Closing began after the settle marked the next event: it runs elsewhere, so the mark goes.
+    if (marked && event) await opts.running.markDone(conversation, turnIdOf(event));
   }
 
   const lockDuration = opts.lockDurationMs ?? DEFAULT_LOCK_MS;

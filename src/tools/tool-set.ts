@@ -32,20 +32,25 @@ export interface ToolSetOptions {
   remove?: readonly string[];
 }
 
+/** The builtin tools hold no run state (each call gets its ToolContext), so they are built once. */
+let builtins: { plain: Tool[]; withCron: Tool[] } | undefined;
+
 function allTools(run: RunContext): Tool[] {
-  const tools: Tool<unknown>[] = [
-    createShellTool(),
-    createFileReadTool(),
-    createFileWriteTool(),
-    createMemoryStoreTool(),
-    createMemoryRecallTool(),
-    createMemoryForgetTool(),
-    createModelSwitchTool(),
-    createSpawnSubagentTool({ buildChildTools: (child) => buildToolSet(child), executeRun }),
-    // Offered only where a scheduler runs; a process without one would offer tools that cannot act.
-    ...(run.services.cron ? createCronTools() : []),
-  ];
-  return tools;
+  builtins ??= (() => {
+    const plain: Tool<unknown>[] = [
+      createShellTool(),
+      createFileReadTool(),
+      createFileWriteTool(),
+      createMemoryStoreTool(),
+      createMemoryRecallTool(),
+      createMemoryForgetTool(),
+      createModelSwitchTool(),
+      createSpawnSubagentTool({ buildChildTools: (child) => buildToolSet(child), executeRun }),
+    ];
+    return { plain, withCron: [...plain, ...createCronTools()] };
+  })();
+  // Cron tools are offered only where a scheduler runs; a process without one would offer tools that cannot act.
+  return [...(run.services.cron ? builtins.withCron : builtins.plain)];
 }
 
 export function buildToolSet(run: RunContext, opts: ToolSetOptions = {}): ToolRegistry {

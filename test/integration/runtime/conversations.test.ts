@@ -1,6 +1,7 @@
 // Inbound → turn → outbox through real queues: ordering per conversation, parallel conversations, dedupe.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChannelRateLimitError } from '../../../src/channel/types.ts';
+import { createRunningTurns } from '../../../src/control-plane/running-turns.ts';
 import {
   createRuntimeHarness,
   echoResponder,
@@ -109,5 +110,20 @@ describe('conversations on the runtime', () => {
     const [reply] = await h.local.waitForReplies(1, { chat: 'err' });
     expect(reply!.text).toMatch(/^⚠️ Sorry, I could not answer: All model providers\/models failed/);
     expect(reply!.text).not.toContain('hunter2');
+  });
+
+  it('marks the running turn of a conversation for the abort API, event after event, and clears it', async () => {
+    h.server.respond(echoResponder((t) => (t === 'first' || t === 'second' ? 300 : 0)));
+    const running = createRunningTurns(h.redis, h.prefix);
+    const a = await h.local.inject({ chat: 'mark', text: 'first', eventId: 'mark-1' });
+    await h.local.inject({ chat: 'mark', text: 'second', eventId: 'mark-2' });
+    const conversation = a.accepted ? a.conversation : '';
+    await h.server.waitForRequests(1);
+    expect((await running.get(conversation))?.runId).toBe('local.test:mark-1');
+    await h.local.waitForReplies(1, { chat: 'mark' });
+    await h.server.waitForRequests(2);
+    expect((await running.get(conversation))?.runId).toBe('local.test:mark-2');
+    await h.local.waitForReplies(2, { chat: 'mark' });
+    expect(await running.get(conversation)).toBeNull();
   });
 });

@@ -1,0 +1,28 @@
+-- Settle a conversation's head event and queue its reply in one step: the event leaves the inbox only
+-- together with its reply, so a crash either re-runs the turn or finds the reply already queued. The
+-- session's running mark moves to the next event in the same step (the abort API reads it).
+-- KEYS[1] conversation inbox list, KEYS[2] set of conversations with pending events,
+-- KEYS[3] reply idempotency key, KEYS[4] channel outbox stream, KEYS[5] running-turns hash
+-- ARGV[1] event id, ARGV[2] conversation id, ARGV[3] idempotency ttl seconds,
+-- ARGV[4] recipient JSON, ARGV[5] reply text, ARGV[6] reply sequence, ARGV[7] this turn's id,
+-- ARGV[8] worker id that runs the next event at once ('' when it will not)
+-- Returns { events left, the new head event JSON or '' }.
+if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[3]) then
+  redis.call('XADD', KEYS[4], '*', 'to', ARGV[4], 'text', ARGV[5], 'conv', ARGV[2], 'seq', ARGV[6])
+end
+local head = redis.call('LINDEX', KEYS[1], 0)
+if head and cjson.decode(head).eventId == ARGV[1] then redis.call('LPOP', KEYS[1]) end
+local mark = redis.call('HGET', KEYS[5], ARGV[2])
+if mark and cjson.decode(mark).runId == ARGV[7] then redis.call('HDEL', KEYS[5], ARGV[2]) end
+local left = redis.call('LLEN', KEYS[1])
+if left == 0 then
+  redis.call('SREM', KEYS[2], ARGV[2])
+  return { 0, '' }
+end
+local nextHead = redis.call('LINDEX', KEYS[1], 0)
+if ARGV[8] ~= '' then
+  local nxt = cjson.decode(nextHead)
+  local runId = nxt.channel .. ':' .. nxt.eventId
+  redis.call('HSET', KEYS[5], ARGV[2], cjson.encode({ runId = runId, workerId = ARGV[8] }))
+end
+return { left, nextHead }
