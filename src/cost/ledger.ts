@@ -5,6 +5,7 @@ import { loadRedisScript } from '../core/redis-script.ts';
 import { utcPeriods } from './pricing.ts';
 
 const reserveCost = loadRedisScript(join(import.meta.dirname, 'lua', 'reserve-cost-var.lua'));
+const recordCost = loadRedisScript(join(import.meta.dirname, 'lua', 'record-cost-var.lua'));
 
 /** Daily keys outlive their day a little so a late reader near midnight still sees them; then they vanish. */
 const DAY_TTL_SECS = 3 * 24 * 60 * 60;
@@ -50,7 +51,8 @@ export interface ReserveRequest {
 }
 
 export interface CostLedger {
-  record(entry: CostEntry): Promise<void>;
+  /** Adds the entry everywhere it counts; returns the new shared day and month totals (micro-dollars). */
+  record(entry: CostEntry): Promise<{ day: number; month: number }>;
   /** The §15 checks and a reservation of the estimate, in one atomic step. */
   reserve(req: ReserveRequest): Promise<ReserveOutcome>;
   read(aliases: readonly string[], now?: Date): Promise<LedgerSnapshot>;
@@ -78,21 +80,13 @@ export function createCostLedger(redis: Redis, prefix: string): CostLedger {
     keys,
     async record(e) {
       const k = keys(e.now);
-      // One MULTI: every total moves together, so concurrent workers never see a half-applied request.
-      const m = redis.multi();
-      m.incrby(k.day, e.microUsd).expire(k.day, DAY_TTL_SECS);
-      m.incrby(k.month, e.microUsd).expire(k.month, MONTH_TTL_SECS);
-      if (e.perAgent) {
-        m.incrby(k.agent(e.alias), e.microUsd).expire(k.agent(e.alias), DAY_TTL_SECS);
-        for (const a of new Set(e.ancestors)) {
-          m.incrby(k.descendants(a), e.microUsd).expire(k.descendants(a), DAY_TTL_SECS);
-        }
-      }
-      if (e.inputTokens || e.outputTokens) {
-        m.hincrby(k.tokens, `${e.alias}:input`, e.inputTokens ?? 0);
-        m.hincrby(k.tokens, `${e.alias}:output`, e.outputTokens ?? 0).expire(k.tokens, DAY_TTL_SECS);
-      }
-      await m.exec();
+      const perAgent = e.perAgent ? [k.agent(e.alias), ...[...new Set(e.ancestors)].map(k.descendants)] : [];
+      const [day, month] = (await recordCost(
+        redis,
+        [k.day, k.month, k.tokens, ...perAgent],
+        [e.microUsd, DAY_TTL_SECS, MONTH_TTL_SECS, e.alias, e.inputTokens ?? 0, e.outputTokens ?? 0],
+      )) as [number, number];
+      return { day, month };
     },
     async reserve(req) {
       const k = keys(req.now);
