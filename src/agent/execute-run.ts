@@ -5,6 +5,7 @@ import type { ToolRegistry } from '../tools/registry.ts';
 import type { RunContext } from './run-context.ts';
 import { type BudgetRole, type LoopOutput, runAgentLoop } from './run-loop.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
+import { thinkingEffects, withThinkingPrefix } from './thinking/levels.ts';
 
 export interface ExecuteRunInput {
   run: RunContext;
@@ -38,7 +39,8 @@ export const executeRun: ExecuteRun = async (input) => {
   const provider = providerResolver(run);
   const first = provider(); // construction errors surface before any work
   const strict = run.runtime.strict_tool_parsing;
-  const system = await buildSystemPrompt({
+  const thinking = thinkingEffects(run.thinking, run.logger);
+  const prompt = await buildSystemPrompt({
     agentAlias: run.agentAlias,
     tools: input.tools.specs(),
     // Text-protocol chains get their tool list from the provider's protocol section (delegate.md §9.6).
@@ -46,6 +48,7 @@ export const executeRun: ExecuteRun = async (input) => {
     workspaceDir: run.policy.workspaceDir,
     ...(input.extraSystem ? { extra: input.extraSystem } : {}),
   });
+  const system = withThinkingPrefix(prompt, thinking);
   return runAgentLoop({
     run,
     provider,
@@ -60,6 +63,7 @@ export const executeRun: ExecuteRun = async (input) => {
       maxToolResultChars: run.runtime.max_tool_result_chars,
       strictToolParsing: strict,
       ...(input.modelOverride ? { modelOverride: input.modelOverride } : {}),
+      ...(thinking.native ? { thinking: thinking.native } : {}),
     },
   });
 };

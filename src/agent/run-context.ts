@@ -16,6 +16,7 @@ import type { DelegateCapability } from '../tools/delegate/capability.ts';
 import type { DelegationServices } from '../tools/delegate/services.ts';
 import type { HistoryStore } from './history-store.ts';
 import type { SessionModelStore } from './session-model.ts';
+import type { ThinkingSetting } from './thinking/levels.ts';
 import type { TreeBudget } from './tree-budget.ts';
 
 /** Process-wide services a run uses; built once per process. */
@@ -93,4 +94,6 @@ export interface RunContext {
   cost?: CostScope;
   /** Inherited by subagent children (they belong to the same hop). */
   observers?: readonly RunObserver[];
+  /** Thinking in effect (delegate.md §9.7): the agent's own, a subagent's parent's, a bounded caller's. */
+  thinking?: ThinkingSetting;
 }

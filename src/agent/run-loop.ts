@@ -1,7 +1,13 @@
 // The model ↔ tool loop of one agent run, until a final answer or max_tool_iterations.
 import { RunAbortedError } from '../core/errors.ts';
 import { stripThinkBlocks } from '../providers/index.ts';
-import type { ChatMessage, ModelProvider, ModelResponse, ToolCall } from '../providers/types.ts';
+import type {
+  ChatMessage,
+  ModelProvider,
+  ModelResponse,
+  NativeThinking,
+  ToolCall,
+} from '../providers/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolResult } from '../tools/types.ts';
 import { createDuplicateGuard } from './duplicate-guard.ts';
@@ -18,6 +24,8 @@ export interface LoopSettings {
   maxToolResultChars: number | undefined;
   strictToolParsing: boolean;
   modelOverride?: string;
+  /** Native thinking sent with every request of the run (thinking/levels.ts). */
+  thinking?: NativeThinking;
 }
 
 /** How this run takes part in an execution-tree budget (subagents.md §8). */
@@ -88,6 +96,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
         tools: toolFree ? [] : input.tools.specs(),
         strictToolParsing: settings.strictToolParsing,
         ...(settings.modelOverride ? { modelOverride: settings.modelOverride } : {}),
+        ...(settings.thinking ? { thinking: settings.thinking } : {}),
       },
       run.signal,
     );
@@ -106,7 +115,10 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
       return { text, added, last: res };
     }
 
-    push({ role: 'assistant', content: res.text, toolCalls: res.toolCalls });
+    const calls = { role: 'assistant' as const, content: res.text, toolCalls: res.toolCalls };
+    push(calls);
+    // Signed thinking goes back within this loop only; history keeps the plain message.
+    if (res.reasoning) messages[messages.length - 1] = { ...calls, reasoning: res.reasoning };
     const results = await runToolCalls(input, guard, res.toolCalls);
     res.toolCalls.forEach((call, i) => {
       const text = truncateToolText(modelVisibleText(results[i]!), settings.maxToolResultChars);

@@ -11,6 +11,7 @@ import { buildToolSet, type ToolSetOptions } from '../tools/tool-set.ts';
 import { executeRun } from './execute-run.ts';
 import type { RunContext, RuntimeServices, SpawnSite } from './run-context.ts';
 import type { BudgetRole } from './run-loop.ts';
+import { thinkingOf } from './thinking/levels.ts';
 
 export interface TurnRequest {
   agentAlias: string;
@@ -92,6 +93,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     // Root turns record their spend under the agent's alias; the tree's cost context is decided here (§15).
     cost: costScope,
     observers: [createCostObserver(costScope, false)],
+    thinking: thinkingOf(runtime),
   };
 
   const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId, ...req.logScope };

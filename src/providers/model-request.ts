@@ -5,13 +5,15 @@ import {
   jsonSchema,
   type LanguageModel,
   type ModelMessage,
+  type ReasoningOutput,
   type ToolSet,
   tool,
 } from 'ai';
+import type { CallTuning } from './native-thinking.ts';
 import { parseToolCallBlocks, renderTextHistory, toolProtocolSection } from './text-tool-calls.ts';
 import { stripThinkBlocks } from './think-blocks.ts';
 import type { RequestToolMode } from './tool-protocol.ts';
-import type { ChatMessage, ModelRequest, TokenUsage, ToolCall, ToolSpec } from './types.ts';
+import type { ChatMessage, ModelRequest, ReasoningBlock, TokenUsage, ToolCall, ToolSpec } from './types.ts';
 
 export interface PreparedRequest {
   mode: RequestToolMode;
@@ -43,6 +45,11 @@ function nativeMessages(messages: readonly ChatMessage[]): ModelMessage[] {
     return {
       role: 'assistant',
       content: [
+        ...(m.reasoning ?? []).map((r) => ({
+          type: 'reasoning' as const,
+          text: r.text,
+          providerOptions: r.providerOptions as ReasoningPart['providerOptions'],
+        })),
         ...(m.content === '' ? [] : [{ type: 'text' as const, text: m.content }]),
         ...calls.map((c) => ({
           type: 'tool-call' as const,
@@ -88,15 +95,14 @@ export function prepareRequest(req: ModelRequest, mode: RequestToolMode): Prepar
   };
 }
 
-export interface CallSettings {
-  temperature: number | undefined;
-  maxOutputTokens: number | undefined;
+export interface CallSettings extends CallTuning {
   signal: AbortSignal;
 }
 
 export interface CallResult {
   text: string;
   toolCalls: ToolCall[];
+  reasoning?: ReasoningBlock[];
   usage: TokenUsage;
   /** Settings the provider ignored or adjusted, as JSON text for the debug log. */
   warnings: string[];
@@ -117,6 +123,7 @@ export async function callModel(
     tools: prepared.tools,
     temperature: settings.temperature,
     maxOutputTokens: settings.maxOutputTokens,
+    providerOptions: settings.providerOptions,
     // baton's fallback chain owns retries and backoff.
     maxRetries: 0,
     abortSignal: settings.signal,
@@ -130,5 +137,19 @@ export async function callModel(
   }
   // Unparseable native arguments arrive as the raw string (the SDK marks the call invalid).
   const toolCalls = result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: c.input }));
-  return { text: result.text, toolCalls, usage, warnings };
+  const reasoning = signedReasoning(result.reasoning);
+  return { text: result.text, toolCalls, usage, warnings, ...(reasoning.length ? { reasoning } : {}) };
+}
+
+type ReasoningPart = Extract<
+  Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string>[number],
+  { type: 'reasoning' }
+>;
+
+/** Anthropic refuses a tool-loop continuation whose last assistant turn lost its signed thinking blocks. */
+function signedReasoning(parts: readonly ReasoningOutput[]): ReasoningBlock[] {
+  return parts.flatMap((p) => {
+    const anthropic = p.providerMetadata?.anthropic;
+    return anthropic ? [{ text: p.text, providerOptions: { anthropic } }] : [];
+  });
 }

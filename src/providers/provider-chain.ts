@@ -6,9 +6,10 @@ import { type Candidate, resolveCandidates } from './candidates.ts';
 import { type ClassifiedFailure, classifyFailure, toFailureEvent } from './classify-failure.ts';
 import { type FailureEvent, ProviderChainError } from './failure-summary.ts';
 import { type CallResult, callModel, type PreparedRequest, prepareRequest } from './model-request.ts';
+import { tuneForThinking } from './native-thinking.ts';
 import { createSdkModel } from './sdk-model.ts';
 import { chainToolProtocol, requestToolMode } from './tool-protocol.ts';
-import type { ModelProvider, ModelRequest, ModelResponse, ServedBy } from './types.ts';
+import type { ModelProvider, ModelRequest, ModelResponse, NativeThinking, ServedBy } from './types.ts';
 
 export interface ProviderChainOptions {
   /** `<type>.<alias>` of the agent's model_provider. */
@@ -69,6 +70,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
   const attemptOnce = async (
     a: Attempt,
     prepared: PreparedRequest,
+    thinking: NativeThinking | undefined,
     signal: AbortSignal,
   ): Promise<{ ok: true; result: CallResult } | { ok: false; failure: ClassifiedFailure }> => {
     const { entry } = a.candidate;
@@ -78,10 +80,17 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
     const handle =
       timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(new Error('timeout')), timeoutMs);
     try {
+      const tuning = tuneForThinking(
+        a.candidate.type,
+        {
+          temperature: opts.temperature ?? entry.temperature,
+          maxOutputTokens:
+            entry.max_tokens !== undefined && entry.max_tokens > 0 ? entry.max_tokens : undefined,
+        },
+        thinking,
+      );
       const result = await callModel(sdkModel(a.candidate, a.model), prepared, {
-        temperature: opts.temperature ?? entry.temperature,
-        maxOutputTokens:
-          entry.max_tokens !== undefined && entry.max_tokens > 0 ? entry.max_tokens : undefined,
+        ...tuning,
         signal: AbortSignal.any([signal, timer.signal]),
       });
       return { ok: true, result };
@@ -124,7 +133,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         if (attempt > 1) await sleep(opts.reliability.provider_backoff_ms * 2 ** (attempt - 2), signal);
         const a: Attempt = { candidate, model: modelOf(candidate), attempt, maxAttempts };
-        const outcome = await attemptOnce(a, prepared, signal);
+        const outcome = await attemptOnce(a, prepared, req.thinking, signal);
         if (outcome.ok) {
           const { warnings, ...result } = outcome.result;
           if (warnings.length > 0)

@@ -16,8 +16,15 @@ export interface ToolCall {
 
 export type ChatMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: ReasoningBlock[] }
   | { role: 'tool'; toolCallId: string; toolName: string; content: string };
+
+/** A signed thinking block (Anthropic) that must go back with its tool calls during one tool loop. */
+export interface ReasoningBlock {
+  text: string;
+  /** The SDK's provider metadata of the block (its signature or redacted data), sent back verbatim. */
+  providerOptions: Record<string, Record<string, unknown>>;
+}
 
 export interface ModelRequest {
   system: string;
@@ -28,6 +35,18 @@ export interface ModelRequest {
   strictToolParsing: boolean;
   /** Overrides the candidate's model id (cron `model`). */
   modelOverride?: string;
+  /** Native reasoning for this request; each candidate maps it onto its provider type (native-thinking.ts). */
+  thinking?: NativeThinking;
+}
+
+/** Native thinking of one request (delegate.md §9.7). */
+export interface NativeThinking {
+  /** Anthropic `budget_tokens`. */
+  budgetTokens: number;
+  /** OpenAI-style `reasoning_effort`. */
+  effort: 'low' | 'medium' | 'high';
+  /** Added to the candidate's temperature when it has one (0 keeps it unchanged). */
+  temperatureBoost: number;
 }
 
 export interface ServedBy {
@@ -46,6 +65,8 @@ export interface TokenUsage {
 export interface ModelResponse {
   text: string;
   toolCalls: ToolCall[];
+  /** Signed thinking blocks of a native-thinking reply (Anthropic); absent otherwise. */
+  reasoning?: ReasoningBlock[];
   usage: TokenUsage;
   requested: ServedBy;
   served: ServedBy;

@@ -43,6 +43,8 @@ export interface ScriptedTurn {
   raw?: string;
   /** Wait this long before replying (ends early if the client disconnects). */
   delayMs?: number;
+  /** A signed Anthropic thinking block before the text (non-streaming Anthropic replies only). */
+  thinking?: { text: string; signature: string };
 }
 
 export interface RecordedBody {

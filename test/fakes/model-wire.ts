@@ -101,6 +101,9 @@ export function anthropicJson(turn: ScriptedTurn, model: string): unknown {
     role: 'assistant',
     model,
     content: [
+      ...(turn.thinking
+        ? [{ type: 'thinking', thinking: turn.thinking.text, signature: turn.thinking.signature }]
+        : []),
       ...(turn.text ? [{ type: 'text', text: turn.text }] : []),
       ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.input })),
     ],
