@@ -52,6 +52,7 @@ export function callerViewOf(
     capability: cap,
     cost: run.cost ?? rootCostScope(run.services.config, run.agentAlias),
     toolCallId,
+    thinking: run.thinking,
   };
 }
 

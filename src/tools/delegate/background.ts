@@ -75,6 +75,7 @@ export async function startBackground(input: BackgroundInput): Promise<ToolResul
     parent_session_key: run.sessionKey,
     parent_tool_call_id: input.toolCallId,
     timeout_secs: timeout,
+    ...(run.thinking ? { caller_thinking: run.thinking } : {}),
   });
   return ok(backgroundStarted(t.target, taskId));
 }

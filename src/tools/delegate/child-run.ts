@@ -1,5 +1,6 @@
 // Builds the RunContext of a delegated child: the target's identity adjusted for the mode (delegate.md §8.1).
 import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-context.ts';
+import { type ThinkingSetting, thinkingOf } from '../../agent/thinking/levels.ts';
 import { createApprovalGate } from '../../approval/gate.ts';
 import { runtimeProfileFor } from '../../config/views.ts';
 import type { CostScope } from '../../cost/cost-scope.ts';
@@ -23,6 +24,8 @@ export interface CallerView {
   capability: DelegateCapability;
   cost: CostScope;
   toolCallId: string;
+  /** The caller's thinking in effect, which a bounded target keeps (§9.7). */
+  thinking: ThinkingSetting | undefined;
 }
 
 /** §8.1 policy column: bounded keeps the target's policy, with the caller's workspace and a tightened bucket. */
@@ -39,6 +42,16 @@ export function childPolicy(
     workspaceDir: sameProfile ? caller.policy.workspaceDir : t.policy.workspaceDir,
     maxActionsPerHour: Math.min(caller.policy.maxActionsPerHour, t.policy.maxActionsPerHour),
   };
+}
+
+/** §9.7: bounded keeps the caller's thinking with the target's own temperature; independent applies its own. */
+export function childThinking(
+  services: RuntimeServices,
+  caller: CallerView,
+  t: AdmittedTarget,
+): ThinkingSetting | undefined {
+  if (t.mode === 'independent') return thinkingOf(runtimeProfileFor(services.config, t.target));
+  return caller.thinking && { ...caller.thinking, keepTemperature: true };
 }
 
 export interface ChildRunInput {
@@ -85,5 +98,6 @@ export function buildChildRun(input: ChildRunInput): RunContext {
     delegate: input.delegate,
     cost: input.cost,
     observers: input.observers,
+    thinking: childThinking(services, caller, t),
   };
 }

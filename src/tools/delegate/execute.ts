@@ -4,6 +4,7 @@ import { TREE_BUDGET_EXHAUSTED } from '../../agent/messages.ts';
 import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-context.ts';
 import type { BudgetRole } from '../../agent/run-loop.ts';
 import { buildSystemPrompt } from '../../agent/system-prompt.ts';
+import { thinkingEffects, withThinkingPrefix } from '../../agent/thinking/levels.ts';
 import { runtimeProfileFor } from '../../config/views.ts';
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
 import { newRunId } from '../../core/ids.ts';
@@ -19,7 +20,7 @@ import type { ModelProvider, ModelResponse } from '../../providers/types.ts';
 import type { ToolRegistry } from '../registry.ts';
 import { fail, ok, type Tool, type ToolResult } from '../types.ts';
 import { type DelegateCapability, grantedCapability } from './capability.ts';
-import { buildChildRun, type CallerView, childPolicy } from './child-run.ts';
+import { buildChildRun, type CallerView, childPolicy, childThinking } from './child-run.ts';
 import { boundedChildTools, isGrantedSubDelegation } from './child-tools.ts';
 import type { AdmittedTarget } from './gates.ts';
 import {
@@ -177,12 +178,14 @@ async function runOneShot(
     return fail(agentFailed(t.target, TREE_BUDGET_EXHAUSTED));
   }
   if (role.kind === 'root') await role.budget.reserveRoot(role.rootRunId);
-  const system = await buildSystemPrompt({
+  const thinking = thinkingEffects(childThinking(services, caller, t), services.logger);
+  const prompt = await buildSystemPrompt({
     agentAlias: t.target,
     tools: [],
     listTools: false,
     workspaceDir: childPolicy(services, caller, t).workspaceDir,
   });
+  const system = withThinkingPrefix(prompt, thinking);
   const fakeRun = buildChildRun({
     services,
     caller,
@@ -203,6 +206,7 @@ async function runOneShot(
       messages: [{ role: 'user', content: input.prompt }],
       tools: [],
       strictToolParsing: runtimeProfileFor(services.config, t.target).strict_tool_parsing,
+      ...(thinking.native ? { thinking: thinking.native } : {}),
     },
     signal,
   );

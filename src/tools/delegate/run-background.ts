@@ -75,6 +75,7 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     capability,
     cost: p.cost,
     toolCallId: p.parent_tool_call_id,
+    thinking: p.caller_thinking,
   };
 }
 

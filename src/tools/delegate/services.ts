@@ -31,6 +31,10 @@ export const delegateJobPayloadSchema = z.object({
   parent_session_key: z.string(),
   parent_tool_call_id: z.string(),
   timeout_secs: z.number(),
+  /** The caller's thinking in effect (a bounded target keeps it); absent in jobs queued before it existed. */
+  caller_thinking: z
+    .object({ level: z.string(), native: z.boolean(), keepTemperature: z.boolean().optional() })
+    .optional(),
 });
 
 export type DelegateJobPayload = z.infer<typeof delegateJobPayloadSchema>;
