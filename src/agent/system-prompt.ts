@@ -41,7 +41,28 @@ async function readIfExists(path: string): Promise<string | null> {
   return text;
 }
 
+/** Built prompts, for as long as the workspace files they include are cached: most turns reuse one. */
+const promptCache = new Map<string, { text: string; builtAt: number }>();
+const PROMPT_CACHE_MAX = 500;
+
 export async function buildSystemPrompt(input: SystemPromptInput): Promise<string> {
+  const today = (input.now ?? new Date()).toISOString().slice(0, 10);
+  const key = JSON.stringify([
+    input.workspaceDir,
+    input.listTools,
+    today,
+    input.extra ?? [],
+    input.tools.map((t) => [t.name, t.description]),
+  ]);
+  const hit = promptCache.get(key);
+  if (hit && Date.now() - hit.builtAt < FILE_CACHE_MS) return hit.text;
+  const text = await composeSystemPrompt(input, today);
+  if (promptCache.size >= PROMPT_CACHE_MAX) promptCache.clear();
+  promptCache.set(key, { text, builtAt: Date.now() });
+  return text;
+}
+
+async function composeSystemPrompt(input: SystemPromptInput, today: string): Promise<string> {
   const sections: string[] = [];
   if (input.listTools && input.tools.length > 0) {
     sections.push(`## Tools\n${input.tools.map((t) => `- ${t.name}: ${t.description}`).join('\n')}`);
@@ -55,7 +76,6 @@ export async function buildSystemPrompt(input: SystemPromptInput): Promise<strin
   sections.push(`## Workspace\nYour workspace directory is ${input.workspaceDir}`);
   sections.push(RUNTIME);
   sections.push(...(input.extra ?? []));
-  const today = (input.now ?? new Date()).toISOString().slice(0, 10);
   sections.push(`## CRITICAL CONTEXT: CURRENT DATE\nToday is ${today}.`);
   for (const name of WORKSPACE_FILES) {
     const text = await readIfExists(join(input.workspaceDir, name));
