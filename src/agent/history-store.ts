@@ -5,8 +5,18 @@ import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
 
 const appendHistory = loadRedisScript(join(import.meta.dirname, 'lua', 'append-history-2.lua'));
-const TTL_SECS = 30 * 24 * 60 * 60;
-const MAX_STORED = 400;
+export const HISTORY_TTL_SECS = 30 * 24 * 60 * 60;
+export const HISTORY_MAX_STORED = 400;
+
+/** A session's history list and the set of turn ids already in it (the turn worker also writes them in Lua). */
+export function historyKeys(
+  prefix: string,
+  agent: string,
+  sessionKey: string,
+): [list: string, turns: string] {
+  const list = `${prefix}:history:${agent}:${sessionKey}`;
+  return [list, `${list}:turns`];
+}
 
 export interface HistoryStore {
   /** The most recent messages, starting at a user message so tool calls keep their results. */
@@ -22,7 +32,7 @@ export interface HistoryStore {
 }
 
 export function createHistoryStore(redis: Redis, prefix: string): HistoryStore {
-  const key = (agent: string, session: string) => `${prefix}:history:${agent}:${session}`;
+  const key = (agent: string, session: string) => historyKeys(prefix, agent, session)[0];
   return {
     async load(agent, sessionKey, limit = 50) {
       const raw = await redis.lrange(key(agent, sessionKey), -limit, -1);
@@ -32,17 +42,16 @@ export function createHistoryStore(redis: Redis, prefix: string): HistoryStore {
     },
     async append(agent, sessionKey, turnId, messages) {
       if (messages.length === 0) return false;
-      const k = key(agent, sessionKey);
-      const res = await appendHistory(
-        redis,
-        [k, `${k}:turns`],
-        [turnId, TTL_SECS, MAX_STORED, ...messages.map((m) => JSON.stringify(m))],
-      );
+      const res = await appendHistory(redis, historyKeys(prefix, agent, sessionKey), [
+        turnId,
+        HISTORY_TTL_SECS,
+        HISTORY_MAX_STORED,
+        ...messages.map((m) => JSON.stringify(m)),
+      ]);
       return Number(res) === 1;
     },
     async clear(agent, sessionKey) {
-      const k = key(agent, sessionKey);
-      await redis.del(k, `${k}:turns`);
+      await redis.del(...historyKeys(prefix, agent, sessionKey));
     },
   };
 }

@@ -5,6 +5,7 @@ import { runtimeProfileFor } from '../config/views.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
 import { createCostObserver, rootCostScope } from '../cost/cost-scope.ts';
+import type { ChatMessage } from '../providers/types.ts';
 import { noAgentText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import { buildToolSet, type ToolSetOptions } from '../tools/tool-set.ts';
@@ -36,11 +37,18 @@ export interface TurnRequest {
   modelOverride?: string;
   /** Extra fields on every log line of the run (cron: span, category, cron_job_id, spawn_site). */
   logScope?: RunScope;
+  /**
+   * The caller writes the history itself (the turn worker commits it with the reply in one step):
+   * the messages come back in `TurnResult.history` instead of being appended here.
+   */
+  deferHistory?: boolean;
 }
 
 export interface TurnResult {
   runId: string;
   text: string;
+  /** With `deferHistory`: the messages this turn adds to the session history, under `turnId`. */
+  history?: { turnId: string; messages: ChatMessage[] };
 }
 
 export const agentDisabledText = (alias: string) => `agent "${alias}" is disabled`;
@@ -106,10 +114,10 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
       budget,
       ...(req.modelOverride ? { modelOverride: req.modelOverride } : {}),
     });
-    await services.history.append(agent.alias, req.sessionKey, req.turnId ?? runId, [
-      { role: 'user', content: req.message },
-      ...out.added,
-    ]);
+    const added: ChatMessage[] = [{ role: 'user', content: req.message }, ...out.added];
+    const turnId = req.turnId ?? runId;
+    if (req.deferHistory) return { runId, text: out.text, history: { turnId, messages: added } };
+    await services.history.append(agent.alias, req.sessionKey, turnId, added);
     return { runId, text: out.text };
   });
   return timedTurn(services, req.signal, startedAt, turn);

@@ -3,15 +3,17 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../agent/history-store.ts';
 import type { Recipient } from '../channel/types.ts';
 import { inboundMessageSchema } from '../channel/types.ts';
 import { runningTurnsKey } from '../control-plane/running-turns.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
+import type { ChatMessage } from '../providers/types.ts';
 import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-5.lua'));
-const settleWithReply = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-event-with-reply-5.lua'));
+const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-7.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
 export const queuedMessageSchema = inboundMessageSchema.extend({
@@ -35,24 +37,26 @@ export const DEDUPE_TTL_SECS = 24 * 60 * 60;
  */
 export type AcceptResult = 'first' | 'queued' | 'duplicate';
 
-/** A settled turn's reply, queued in the same step that removes its event. */
-export interface SettledReply {
+/** What a finished turn commits with the removal of its event: its reply and its history. */
+export interface SettledTurn {
   to: Recipient;
   text: string;
-  idempotencyKey: string;
+  turnId: string;
+  /** The session history the turn adds to (none when the turn failed). */
+  history?: { agent: string; sessionKey: string; messages: readonly ChatMessage[] };
 }
 
 export interface ConversationInbox {
   accept(conversation: string, event: Omit<QueuedMessage, 'seq'>): Promise<AcceptResult>;
   head(conversation: string): Promise<QueuedMessage | null>;
   /**
-   * Queues the reply, drops the head if it is `event` and clears its running mark; returns the next head,
-   * if any, marked as running on `nextRunsOn` (a worker id) unless that is null.
+   * Appends the turn's history, queues its reply, drops the head if it is `event` and clears its running
+   * mark, in one step; returns the next head, if any, marked as running on `nextRunsOn` (a worker id).
    */
   settle(
     conversation: string,
     event: QueuedMessage,
-    reply: SettledReply,
+    turn: SettledTurn,
     nextRunsOn: string | null,
   ): Promise<QueuedMessage | null>;
   pending(conversation: string): Promise<number>;
@@ -97,25 +101,30 @@ export function createConversationInbox(redis: Redis, prefix: string): Conversat
     async head(conversation) {
       return parseEvent(await redis.lindex(inboxKey(conversation), 0));
     },
-    async settle(conversation, event, reply, nextRunsOn) {
-      const [, next] = (await settleWithReply(
+    async settle(conversation, event, turn, nextRunsOn) {
+      const history = turn.history ?? { agent: '', sessionKey: '', messages: [] };
+      const [, next] = (await settleTurn(
         redis,
         [
           inboxKey(conversation),
           activeKey,
-          replyIdempotencyKey(prefix, reply.idempotencyKey),
-          outboxStreamKey(prefix, reply.to.channel),
+          replyIdempotencyKey(prefix, turn.turnId),
+          outboxStreamKey(prefix, turn.to.channel),
           runningTurnsKey(prefix),
+          ...historyKeys(prefix, history.agent, history.sessionKey),
         ],
         [
           event.eventId,
           conversation,
           REPLY_IDEMPOTENCY_TTL_SECS,
-          JSON.stringify(reply.to),
-          reply.text,
+          JSON.stringify(turn.to),
+          turn.text,
           event.seq,
-          turnIdOf(event),
+          turn.turnId,
           nextRunsOn ?? '',
+          HISTORY_TTL_SECS,
+          HISTORY_MAX_STORED,
+          ...history.messages.map((m) => JSON.stringify(m)),
         ],
       )) as [number, string];
       return parseEvent(next === '' ? null : next);

@@ -9,7 +9,12 @@ import type { RunningTurns } from '../control-plane/running-turns.ts';
 import { errorMessage } from '../core/errors.ts';
 import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
-import { type ConversationInbox, type QueuedMessage, turnIdOf } from './conversation-inbox.ts';
+import {
+  type ConversationInbox,
+  type QueuedMessage,
+  type SettledTurn,
+  turnIdOf,
+} from './conversation-inbox.ts';
 import { TURNS_QUEUE } from './names.ts';
 import type { TurnQueue } from './turn-queue.ts';
 
@@ -35,7 +40,7 @@ export interface TurnWorker {
 }
 
 /** The turn's reply, or null when the turn was handed back to the queue at shutdown. */
-type Outcome = { to: Recipient; text: string; turnId: string } | null;
+type Outcome = SettledTurn | null;
 
 /**
  * A drain job's lock (renewed at half this period while its worker lives). When a worker dies, its
@@ -74,6 +79,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
             logger.warn({ err: errorMessage(err) }, 'could not mark the turn running'),
           );
     let text = '';
+    let history: SettledTurn['history'];
     let handedBack = false;
     try {
       const res = await runTurn(services, {
@@ -85,8 +91,11 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         origin,
         asker: null,
         signal: controller.signal,
+        deferHistory: true,
       });
       text = res.text.trim() ? res.text : EMPTY_ANSWER;
+      if (res.history)
+        history = { agent: event.agent, sessionKey: conversation, messages: res.history.messages };
     } catch (err) {
       handedBack = controller.signal.aborted && aborting;
       text = controller.signal.aborted ? TURN_ABORTED : turnFailed(errorMessage(err));
@@ -96,7 +105,8 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       active.delete(controller);
     }
     await marked;
-    if (!handedBack) return { to: origin, text, turnId }; // the settle clears the running mark
+    // The settle commits history and reply, and clears the running mark.
+    if (!handedBack) return { to: origin, text, turnId, ...(history ? { history } : {}) };
     await opts.running.markDone(conversation, turnId);
     return null;
   }
@@ -111,12 +121,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       // Marked running in the settle only when this job goes on with it right away.
       marked = n + 1 < maxEvents && !closing;
       // The reply is queued and the event removed in one step: exactly one reply per event, in order.
-      event = await inbox.settle(
-        conversation,
-        event,
-        { to: reply.to, text: reply.text, idempotencyKey: reply.turnId },
-        marked ? services.workerId : null,
-      );
+      event = await inbox.settle(conversation, event, reply, marked ? services.workerId : null);
     }
     // Closing began after the settle marked the next event: it runs elsewhere, so the mark goes.
     if (marked && event) await opts.running.markDone(conversation, turnIdOf(event));
