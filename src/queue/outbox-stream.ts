@@ -6,7 +6,9 @@ import { loadRedisScript } from '../core/redis-script.ts';
 import { replySentKey } from './conversation-inbox.ts';
 import { OUTBOX_GROUP, outboxStreamKey } from './names.ts';
 
-const ackReply = loadRedisScript(join(import.meta.dirname, 'lua', 'ack-reply-var.lua'));
+const ackReplies = loadRedisScript(join(import.meta.dirname, 'lua', 'ack-replies-var.lua'));
+/** Acknowledgements made in one tick leave together; a batch stays well under Lua's unpack limit. */
+const MAX_ACK_BATCH = 500;
 const SENT_MARK_TTL_SECS = 30 * 24 * 60 * 60;
 /** A multi-chunk reply's progress outlives any retry schedule. */
 const PROGRESS_TTL_SECS = 7 * 24 * 60 * 60;
@@ -71,6 +73,30 @@ export function createOutboxStream(
 ): OutboxStream {
   const key = outboxStreamKey(prefix, channelKey);
   const progressKey = (id: string) => `${key}:progress:${id}`;
+  const batch: { entry: OutboxEntry; done: () => void; fail: (e: unknown) => void }[] = [];
+
+  async function flushAcks(): Promise<void> {
+    const taken = batch.splice(0, MAX_ACK_BATCH);
+    if (batch.length > 0) setImmediate(() => void flushAcks());
+    // One mark per conversation: the highest sequence of the batch.
+    const marks = new Map<string, number>();
+    for (const { entry } of taken) {
+      if (!entry.order) continue;
+      const { conversation, seq } = entry.order;
+      marks.set(conversation, Math.max(seq, marks.get(conversation) ?? 0));
+    }
+    try {
+      await ackReplies(
+        redis,
+        [key, ...[...marks.keys()].map((c) => replySentKey(prefix, c))],
+        [OUTBOX_GROUP, SENT_MARK_TTL_SECS, taken.length, ...taken.map((t) => t.entry.id), ...marks.values()],
+      );
+      for (const t of taken) t.done();
+    } catch (err) {
+      for (const t of taken) t.fail(err);
+    }
+  }
+
   return {
     async ensureGroup() {
       try {
@@ -106,8 +132,9 @@ export function createOutboxStream(
       if (ids.length > 0) await redis.xclaim(key, OUTBOX_GROUP, consumer, 0, ...ids, 'JUSTID');
     },
     async ack(entry, progressSaved) {
-      const keys = entry.order ? [key, replySentKey(prefix, entry.order.conversation)] : [key];
-      await ackReply(redis, keys, [OUTBOX_GROUP, entry.id, entry.order?.seq ?? 0, SENT_MARK_TTL_SECS]);
+      await new Promise<void>((done, fail) => {
+        if (batch.push({ entry, done, fail }) === 1) setImmediate(() => void flushAcks());
+      });
       if (progressSaved || entry.reclaimed) await redis.del(progressKey(entry.id));
     },
     async progress(entry) {
