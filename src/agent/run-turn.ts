@@ -42,6 +42,27 @@ export interface TurnRequest {
    * the messages come back in `TurnResult.history` instead of being appended here.
    */
   deferHistory?: boolean;
+  /** The session's reads, already under way (the turn worker starts them with its inbox read). */
+  session?: Promise<TurnSession>;
+}
+
+/** What a turn reads of its session before it starts: the model_switch override and the history. */
+export interface TurnSession {
+  switchedModel: string | null;
+  history: ChatMessage[];
+}
+
+/** Both reads leave in one round trip (the command client auto-pipelines). */
+export async function readTurnSession(
+  services: RuntimeServices,
+  agentAlias: string,
+  sessionKey: string,
+): Promise<TurnSession> {
+  const [switchedModel, history] = await Promise.all([
+    services.sessionModels.get(agentAlias, sessionKey),
+    services.history.load(agentAlias, sessionKey),
+  ]);
+  return { switchedModel, history };
 }
 
 export interface TurnResult {
@@ -72,11 +93,8 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
   const createGate = (p: typeof policy) =>
     createApprovalGate({ policy: p, shellExempt: true, asker: req.asker });
 
-  // Independent reads in one round trip (the command client auto-pipelines).
-  const [switchedModel, history] = await Promise.all([
-    services.sessionModels.get(agent.alias, req.sessionKey),
-    services.history.load(agent.alias, req.sessionKey),
-  ]);
+  const { switchedModel, history } = await (req.session ??
+    readTurnSession(services, agent.alias, req.sessionKey));
   const costScope = rootCostScope(config, agent.alias);
   const run: RunContext = {
     services,

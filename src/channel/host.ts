@@ -18,7 +18,8 @@ export interface TurnIngest {
     conversation: string,
     message: InboundMessage & { agent: string },
   ): Promise<'first' | 'queued' | 'duplicate'>;
-  kick(conversation: string): Promise<void>;
+  /** `agent`: who the conversation's first event is for, so the worker can read its session early. */
+  kick(conversation: string, agent?: string): Promise<void>;
 }
 
 export interface ChannelHostOptions {
@@ -59,7 +60,7 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
       const accepted = await ingest.accept(conversation, { ...event, agent });
       if (accepted === 'duplicate') return { accepted: false, reason: 'duplicate' };
       // Behind other events, the drain job in charge of the conversation reaches this one (or the sweeper does).
-      if (accepted === 'first') await ingest.kick(conversation);
+      if (accepted === 'first') await ingest.kick(conversation, agent);
       return { accepted: true, conversation };
     },
   };

@@ -4,9 +4,15 @@ import { queueOptions } from './connection.ts';
 import { conversationJobId } from './conversation-inbox.ts';
 import { TURNS_QUEUE } from './names.ts';
 
+/** A drain job: the conversation, and the agent its first event is for (so the worker reads ahead). */
+export interface DrainJobData {
+  conversation: string;
+  agent?: string;
+}
+
 export interface TurnQueue {
   /** Ensures a drain job exists for the conversation; a no-op while one is waiting or running. */
-  kick(conversation: string): Promise<void>;
+  kick(conversation: string, agent?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -14,10 +20,11 @@ export function createTurnQueue(redisUrl: string, prefix: string): TurnQueue {
   const queue = new Queue(TURNS_QUEUE, queueOptions(redisUrl, prefix));
   queue.on('error', () => {}); // connection errors: ioredis reconnects; callers see failed adds
   return {
-    async kick(conversation) {
+    async kick(conversation, agent) {
+      const data: DrainJobData = agent ? { conversation, agent } : { conversation };
       await queue.add(
         'conversation',
-        { conversation },
+        data,
         // Removed when done so the id is free for the next kick; the inbox, not the job, holds the messages.
         { jobId: conversationJobId(conversation), removeOnComplete: true, removeOnFail: true },
       );

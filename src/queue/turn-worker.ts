@@ -1,7 +1,7 @@
 // Runs turns: a drain job takes its conversation's events in arrival order, one turn at a time.
 import { type Job, Worker } from 'bullmq';
 import type { RuntimeServices } from '../agent/run-context.ts';
-import { runTurn } from '../agent/run-turn.ts';
+import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
 import { EMPTY_ANSWER, TURN_ABORTED, turnFailed } from '../channel/messages.ts';
 import type { Recipient } from '../channel/types.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
@@ -16,7 +16,7 @@ import {
   turnIdOf,
 } from './conversation-inbox.ts';
 import { TURNS_QUEUE } from './names.ts';
-import type { TurnQueue } from './turn-queue.ts';
+import type { DrainJobData, TurnQueue } from './turn-queue.ts';
 
 export interface TurnWorkerOptions {
   services: RuntimeServices;
@@ -60,6 +60,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     conversation: string,
     event: QueuedMessage,
     markedByLastSettle: boolean,
+    session?: Promise<TurnSession>,
   ): Promise<Outcome> {
     const turnId = turnIdOf(event);
     const origin: Recipient = {
@@ -92,6 +93,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         asker: null,
         signal: controller.signal,
         deferHistory: true,
+        ...(session ? { session } : {}),
       });
       text = res.text.trim() ? res.text : EMPTY_ANSWER;
       if (res.history)
@@ -111,12 +113,16 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     return null;
   }
 
-  async function drain(job: Job<{ conversation: string }>): Promise<void> {
-    const { conversation } = job.data;
+  async function drain(job: Job<DrainJobData>): Promise<void> {
+    const { conversation, agent } = job.data;
+    // The session is read with the inbox head, in the same round trip, when the kick named the agent.
+    const ahead = agent ? readTurnSession(services, agent, conversation) : undefined;
+    ahead?.catch(() => {}); // unused when the head is another agent's; a real failure shows in the turn
     let event = await inbox.head(conversation);
     let marked = false;
     for (let n = 0; event && n < maxEvents && !closing; n++) {
-      const reply = await runEvent(conversation, event, marked);
+      const session = n === 0 && event.agent === agent ? ahead : undefined;
+      const reply = await runEvent(conversation, event, marked, session);
       if (!reply) return;
       // Marked running in the settle only when this job goes on with it right away.
       marked = n + 1 < maxEvents && !closing;
@@ -128,7 +134,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   }
 
   const lockDuration = opts.lockDurationMs ?? DEFAULT_LOCK_MS;
-  const worker = new Worker<{ conversation: string }>(TURNS_QUEUE, drain, {
+  const worker = new Worker<DrainJobData>(TURNS_QUEUE, drain, {
     ...workerOptions(opts.redisUrl, opts.prefix, opts.concurrency),
     lockDuration,
     stalledInterval: opts.stalledIntervalMs ?? Math.max(500, Math.floor(lockDuration / 2)),

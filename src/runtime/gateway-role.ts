@@ -35,7 +35,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   const host = createChannelHost({
     config,
     logger,
-    ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c) => turns.kick(c) },
+    ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c, a) => turns.kick(c, a) },
     ...(opts.routes ? { routes: opts.routes } : {}),
   });
   const holder = newWorkerId();
