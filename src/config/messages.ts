@@ -39,6 +39,7 @@ export const fallbackNotConfigured = (ref: string): string => `"${ref}" is not c
 export const approverChannelNotLive = (key: string): string =>
   `channel "${key}" is not configured, not enabled or not listed by an enabled agent, so approvals routed to it will fail`;
 export const SANDBOX_UNSUPPORTED = 'sandboxing is not supported by baton; tools run unsandboxed';
+export const RECEIPTS_UNSUPPORTED = 'tool receipts are not supported by baton; no receipts are produced';
 export const SHELL_JOB_UNSUPPORTED = '"shell" jobs are not supported by baton; job disabled';
 export const CRON_NOT_LISTED = "not listed in any agent's cron_jobs; job will not run";
 

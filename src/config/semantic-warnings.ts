@@ -4,6 +4,7 @@ import {
   CRON_NOT_LISTED,
   fallbackNotConfigured,
   notConfigured,
+  RECEIPTS_UNSUPPORTED,
   runtimeProfileNotConfigured,
   SANDBOX_UNSUPPORTED,
   SHELL_JOB_UNSUPPORTED,
@@ -42,6 +43,13 @@ export function semanticWarnings(config: BatonConfig): Diagnostic[] {
         ['risk_profiles', name, 'approval_route', 'approver_channel'],
         approverChannelNotLive(route.approver_channel.trim()),
       );
+    }
+  }
+
+  for (const [name, profile] of Object.entries(config.runtime_profiles)) {
+    // Optional in the spec (delegate.md §9.9): say so rather than silently sign nothing.
+    if (profile.tool_receipts?.enabled) {
+      warn(['runtime_profiles', name, 'tool_receipts', 'enabled'], RECEIPTS_UNSUPPORTED);
     }
   }
 

@@ -36,6 +36,15 @@ read_memory_from = ["a", "ghost"]
     ]);
   });
 
+  it('warns that tool receipts are not produced when a profile enables them', () => {
+    const r = load(
+      `schema_version = 3\n[runtime_profiles.signed.tool_receipts]\nenabled = true\n[runtime_profiles.plain.tool_receipts]\nenabled = false\n`,
+    );
+    expect(warnings(r)).toEqual([
+      "Config warning at 'runtime_profiles.signed.tool_receipts.enabled': tool receipts are not supported by baton; no receipts are produced",
+    ]);
+  });
+
   it('warns on shell cron jobs (and disables them) and on jobs no agent lists', () => {
     const r = load(`
 schema_version = 3

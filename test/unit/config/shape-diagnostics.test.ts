@@ -90,7 +90,9 @@ schedule = { kind = "at", at = "2030-01-01T00:00:00Z" }
 command = "ls"
 shell_output_format = "raw"
 `);
+    // Accepted without a shape warning; enabling receipts only says they are not produced.
     expect(messages(r)).toEqual([
+      "Config warning at 'runtime_profiles.r.tool_receipts.enabled': tool receipts are not supported by baton; no receipts are produced",
       "Config warning at 'cron.c': not listed in any agent's cron_jobs; job will not run",
     ]);
     const q = configOf(r).risk_profiles.q;
