@@ -1,5 +1,5 @@
 // A top-level turn: one inbound message (channel, API, one-shot CLI) to one agent, as an execution-tree root.
-import { type ApprovalAsker, createApprovalGate } from '../approval/gate.ts';
+import { type ApprovalAsker, type ApprovalOutcome, createApprovalGate } from '../approval/gate.ts';
 import type { Recipient } from '../channel/types.ts';
 import { runtimeProfileFor } from '../config/views.ts';
 import { newRunId } from '../core/ids.ts';
@@ -90,8 +90,9 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     budgetSize !== undefined
       ? { kind: 'root', budget: services.treeBudget, rootRunId: runId }
       : { kind: 'none' };
+  const countApproval = (o: ApprovalOutcome) => services.metrics?.countApproval(o);
   const createGate = (p: typeof policy) =>
-    createApprovalGate({ policy: p, shellExempt: true, asker: req.asker });
+    createApprovalGate({ policy: p, shellExempt: true, asker: req.asker, onDecision: countApproval });
 
   const { switchedModel, history } = await (req.session ??
     readTurnSession(services, agent.alias, req.sessionKey));

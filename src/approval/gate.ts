@@ -37,17 +37,32 @@ export interface GateOptions {
   shellExempt: boolean;
   /** Null makes a non-interactive gate: every prompt is denied by the runtime. */
   asker: ApprovalAsker | null;
+  /** Told the outcome of every call that needed an approval (the fleet metrics count them). */
+  onDecision?: (outcome: ApprovalOutcome) => void;
 }
+
+export type ApprovalOutcome = 'approved' | 'denied' | 'denied_by_runtime';
 
 /** A fresh gate; its "Always" list lives as long as the gate (approvals.md §3). */
 export function createApprovalGate(opts: GateOptions): ApprovalGate {
   const always = new Set<string>();
-  const ask = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
+  const decide = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
     if (!opts.asker) return { kind: 'denied_by_runtime' };
     const answer = await opts.asker.ask(tool, args, signal);
     if (answer === 'always') always.add(tool);
     if (answer === 'approve' || answer === 'always') return { kind: 'run' };
     return answer === 'deny' ? { kind: 'denied_by_user' } : { kind: 'denied_by_runtime' };
+  };
+  const ask = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
+    const outcome = await decide(tool, args, signal);
+    opts.onDecision?.(
+      outcome.kind === 'run'
+        ? 'approved'
+        : outcome.kind === 'denied_by_user'
+          ? 'denied'
+          : 'denied_by_runtime',
+    );
+    return outcome;
   };
   return {
     async check(tool, args, signal) {

@@ -74,7 +74,13 @@ export function buildChildRun(input: ChildRunInput): RunContext {
   // Bounded children never have an operator; an independent one would use its target's route (approvals.md §7),
   // which needs a gateway-backed asker this run does not hold, so its prompts are denied by the runtime.
   const shellExempt = t.mode === 'bounded' || !isCompleteRoute(policy.approvalRoute);
-  const createGate = (p: SecurityPolicy) => createApprovalGate({ policy: p, shellExempt, asker: null });
+  const createGate = (p: SecurityPolicy) =>
+    createApprovalGate({
+      policy: p,
+      shellExempt,
+      asker: null,
+      onDecision: (o) => services.metrics?.countApproval(o),
+    });
   return {
     services,
     runId: input.runId,

@@ -35,7 +35,12 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     delegateOnly: true,
     ancestors: p.chain.slice(0, -1),
   };
-  const gate = createApprovalGate({ policy, shellExempt: true, asker: null });
+  const gate = createApprovalGate({
+    policy,
+    shellExempt: true,
+    asker: null,
+    onDecision: (o) => services.metrics?.countApproval(o),
+  });
   const callerRun: RunContext = {
     services,
     runId: p.task_id,

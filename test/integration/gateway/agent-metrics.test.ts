@@ -65,4 +65,20 @@ describe('metrics recorded by a turn', () => {
     expect(sampleOf(text, 'baton_errors_total{kind="turn"}')).toBe(1);
     expect(sampleOf(text, 'baton_errors_total{kind="model_request"}')).toBe(1);
   });
+
+  it('counts each call that needed an approval by its outcome', async () => {
+    const metrics = h.services.metrics!;
+    const forget = (id: string) => ({ toolCalls: [{ id, name: 'memory_forget', arguments: { key: 'k' } }] });
+    h.server.script([forget('a1'), { text: 'ok' }]);
+    await h.turn('main', 'no operator here');
+    h.server.script([forget('a2'), { text: 'ok' }]);
+    await h.turn('main', 'operator says yes', { asker: { ask: async () => 'approve' } });
+    h.server.script([forget('a3'), { text: 'ok' }]);
+    await h.turn('main', 'operator says no', { asker: { ask: async () => 'deny' } });
+    await metrics.flush();
+    const text = await metrics.render();
+    expect(sampleOf(text, 'baton_approvals_total{outcome="denied_by_runtime"}')).toBe(1);
+    expect(sampleOf(text, 'baton_approvals_total{outcome="approved"}')).toBe(1);
+    expect(sampleOf(text, 'baton_approvals_total{outcome="denied"}')).toBe(1);
+  });
 });
