@@ -20,7 +20,16 @@ export interface CostEntry {
   perAgent: boolean;
   inputTokens?: number;
   outputTokens?: number;
+  /** warn_at_percent thresholds of the shared totals (micro-dollars); absent: no crossing check. */
+  warnAt?: { day: number; month: number };
   now?: Date;
+}
+
+/** The shared totals, and whether this record was the fleet's first to reach a warn threshold this period. */
+export interface RecordResult {
+  day: number;
+  month: number;
+  warned: { day: boolean; month: boolean };
 }
 
 export interface LedgerSnapshot {
@@ -32,7 +41,7 @@ export interface LedgerSnapshot {
 
 /** What `reserve` found: room (and the reservation was made), or the first limit reached and its spend. */
 export type ReserveOutcome =
-  | { ok: true }
+  | { ok: true; routed: boolean; day: number; month: number }
   | { ok: false; limit: 'daily'; spent: number }
   | { ok: false; limit: 'ceiling'; member: number; spent: number }
   | { ok: false; limit: 'monthly'; spent: number };
@@ -47,21 +56,37 @@ export interface ReserveRequest {
   perAgent: boolean;
   /** Estimated cost of the request about to be made; settle with `record(actual − estimate)`. */
   estimate: number;
+  /** route_down: shared totals at which the request is routed, and its estimate then. */
+  route?: { day: number; month: number; estimate: number };
   now?: Date;
 }
 
 export interface CostLedger {
   /** Adds the entry everywhere it counts; returns the new shared day and month totals (micro-dollars). */
-  record(entry: CostEntry): Promise<{ day: number; month: number }>;
+  record(entry: CostEntry): Promise<RecordResult>;
   /** The §15 checks and a reservation of the estimate, in one atomic step. */
   reserve(req: ReserveRequest): Promise<ReserveOutcome>;
   read(aliases: readonly string[], now?: Date): Promise<LedgerSnapshot>;
+  /** The shared totals this process last saw (any record, reserve or read), if under `maxAgeMs` old. */
+  recentTotals(maxAgeMs: number, now?: Date): { day: number; month: number } | undefined;
   /** The Redis keys of one period (tests and operators). */
   keys(now?: Date): {
     day: string;
     month: string;
     agent(alias: string): string;
     descendants(alias: string): string;
+    warned: { day: string; month: string };
+  };
+}
+
+/** Milliseconds from `now` to the next UTC midnight and to the next UTC month start. */
+function msToPeriodEnds(now: Date): { day: number; month: number } {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const t = now.getTime();
+  return {
+    day: Math.max(1, Date.UTC(y, m, now.getUTCDate() + 1) - t),
+    month: Math.max(1, Date.UTC(y, m + 1, 1) - t),
   };
 }
 
@@ -74,19 +99,39 @@ export function createCostLedger(redis: Redis, prefix: string): CostLedger {
       agent: (alias: string) => `${prefix}:cost:agent:${day}:${alias}`,
       descendants: (alias: string) => `${prefix}:cost:descendants:${day}:${alias}`,
       tokens: `${prefix}:cost:tokens:${day}`,
+      warned: { day: `${prefix}:cost:warned:day:${day}`, month: `${prefix}:cost:warned:month:${month}` },
     };
+  };
+  // The last shared totals seen, for checks that may be a moment stale (warn mode, never block).
+  let seen: { day: number; month: number; period: string; at: number } | undefined;
+  const see = (day: number, month: number, now = new Date()) => {
+    seen = { day, month, period: utcPeriods(now).day, at: Date.now() };
   };
   return {
     keys,
     async record(e) {
-      const k = keys(e.now);
+      const now = e.now ?? new Date();
+      const k = keys(now);
       const perAgent = e.perAgent ? [k.agent(e.alias), ...[...new Set(e.ancestors)].map(k.descendants)] : [];
-      const [day, month] = (await recordCost(
+      const ends = msToPeriodEnds(now);
+      const [day, month, warnedDay, warnedMonth] = (await recordCost(
         redis,
-        [k.day, k.month, k.tokens, ...perAgent],
-        [e.microUsd, DAY_TTL_SECS, MONTH_TTL_SECS, e.alias, e.inputTokens ?? 0, e.outputTokens ?? 0],
-      )) as [number, number];
-      return { day, month };
+        [k.day, k.month, k.tokens, k.warned.day, k.warned.month, ...perAgent],
+        [
+          e.microUsd,
+          DAY_TTL_SECS,
+          MONTH_TTL_SECS,
+          e.alias,
+          e.inputTokens ?? 0,
+          e.outputTokens ?? 0,
+          e.warnAt?.day ?? -1,
+          e.warnAt?.month ?? -1,
+          ends.day,
+          ends.month,
+        ],
+      )) as [number, number, number, number];
+      see(day, month, now);
+      return { day, month, warned: { day: warnedDay === 1, month: warnedMonth === 1 } };
     },
     async reserve(req) {
       const k = keys(req.now);
@@ -100,11 +145,18 @@ export function createCostLedger(redis: Redis, prefix: string): CostLedger {
           Math.max(0, Math.round(req.estimate)),
           DAY_TTL_SECS,
           MONTH_TTL_SECS,
+          // Without route_down the thresholds are the limits: reaching them refuses before routing.
+          req.route?.day ?? req.dailyLimit,
+          req.route?.month ?? req.monthlyLimit,
+          Math.max(0, Math.round(req.route?.estimate ?? req.estimate)),
           ...req.ceilings,
         ],
       )) as number[];
-      const [code, a = 0, b = 0] = res.map(Number);
-      if (code === 0) return { ok: true };
+      const [code, a = 0, b = 0, c = 0] = res.map(Number);
+      if (code === 0) {
+        see(b, c, req.now);
+        return { ok: true, routed: a === 1, day: b, month: c };
+      }
       if (code === 1) return { ok: false, limit: 'daily', spent: a };
       if (code === 2) return { ok: false, limit: 'ceiling', member: a, spent: b };
       return { ok: false, limit: 'monthly', spent: a };
@@ -117,7 +169,13 @@ export function createCostLedger(redis: Redis, prefix: string): CostLedger {
       const agents = new Map<string, { own: number; descendants: number }>();
       for (const [i, a] of list.entries())
         agents.set(a, { own: num(2 + 2 * i), descendants: num(3 + 2 * i) });
+      see(num(0), num(1), now);
       return { day: num(0), month: num(1), agents };
+    },
+    recentTotals(maxAgeMs, now) {
+      if (!seen || Date.now() - seen.at > maxAgeMs || seen.period !== utcPeriods(now ?? new Date()).day)
+        return undefined;
+      return { day: seen.day, month: seen.month };
     },
   };
 }
