@@ -25,10 +25,11 @@ export type ExecuteRun = (input: ExecuteRunInput) => Promise<LoopOutput>;
 function providerResolver(run: RunContext): () => ModelProvider {
   const cache = new Map<string, ModelProvider>();
   return () => {
-    let p = cache.get(run.providerRef);
+    const ref = run.routedProviderRef ?? run.providerRef;
+    let p = cache.get(ref);
     if (!p) {
-      p = run.services.createProvider(run.providerRef, run.agentAlias);
-      cache.set(run.providerRef, p);
+      p = run.services.createProvider(ref, run.agentAlias);
+      cache.set(ref, p);
     }
     return p;
   };

@@ -81,6 +81,8 @@ export interface RunContext {
   memoryAllowlist: string[];
   /** Model provider reference in effect (may change through model_switch on top-level runs). */
   providerRef: string;
+  /** Set by the cost observer for a request that route_down sends to route_down_model (config.md §8.2). */
+  routedProviderRef?: string | undefined;
   /** The chat the turn came from, if any: its channel's excluded_tools apply, and it is the originating chat. */
   origin: Recipient | undefined;
   gate: ApprovalGate;

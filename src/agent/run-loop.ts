@@ -95,7 +95,10 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
         messages,
         tools: toolFree ? [] : input.tools.specs(),
         strictToolParsing: settings.strictToolParsing,
-        ...(settings.modelOverride ? { modelOverride: settings.modelOverride } : {}),
+        // A routed-down request goes to route_down_model's own model, not the run's override.
+        ...(settings.modelOverride && !run.routedProviderRef
+          ? { modelOverride: settings.modelOverride }
+          : {}),
         ...(settings.thinking ? { thinking: settings.thinking } : {}),
       },
       run.signal,

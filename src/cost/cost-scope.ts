@@ -1,10 +1,13 @@
-// Per-hop cost scopes: attribution, the bounded ancestor chain, the ordered checks and the run observer (§15).
+// Per-hop cost scopes: attribution, the bounded ancestor chain, [cost.enforcement] and the run observer (§15).
 import type { RunContext, RunObserver, RuntimeServices } from '../agent/run-context.ts';
 import type { BatonConfig, DelegateMode } from '../config/types.ts';
-import { runtimeProfileFor } from '../config/views.ts';
 import type { ModelResponse } from '../providers/types.ts';
-import { costRefusal } from '../tools/delegate/messages.ts';
+import { reserveCostSlot } from './cost-checks.ts';
+import type { CostEntry } from './ledger.ts';
 import { priceResponse, priceToolCall } from './pricing.ts';
+import { logRoutedDown, logWarnCrossings, warnIfLimitReached, warnThresholds } from './shared-limits.ts';
+
+export { checkCostCeilings, reserveCostSlot } from './cost-checks.ts';
 
 export interface CostScope {
   /** Decided once at the root: a reload can neither switch tracking off nor re-attribute mid-tree. */
@@ -38,89 +41,9 @@ export function hopCostScope(parent: CostScope, target: string, mode: DelegateMo
   };
 }
 
-/** An agent's own daily ceiling in micro-dollars: `0` means the global daily limit. */
-function ownCeilingMicros(config: BatonConfig, alias: string): number {
-  const cents = runtimeProfileFor(config, alias).max_cost_per_day_cents;
-  return cents === 0 ? Math.round(config.cost.daily_limit_usd * 1_000_000) : cents * 10_000;
-}
-
-/** Effective ceiling of chain[i]: the tightest own ceiling from the root down to it. */
-function effectiveCeilings(config: BatonConfig, chain: readonly string[]): number[] {
-  const effective: number[] = [];
-  for (const [i, a] of chain.entries()) {
-    effective.push(Math.min(ownCeilingMicros(config, a), effective[i - 1] ?? Infinity));
-  }
-  return effective;
-}
-
-const cents = (micros: number) => Math.floor(micros / 10_000);
-const dollars = (micros: number) => (micros / 1_000_000).toFixed(2);
-
-/**
- * The §15 checks in order; returns the refusal (the part after `Agent '<t>' failed: `) or null.
- * Limits and prices come from the current config, so a reload applies at the next check.
- */
-export async function checkCostCeilings(services: RuntimeServices, scope: CostScope): Promise<string | null> {
-  const { config, cost: ledger } = services;
-  if (!scope.tracked || !ledger) return null;
-  const chain = [...scope.ancestors, scope.alias];
-  const snap = await ledger.read(chain);
-  const dailyLimit = Math.round(config.cost.daily_limit_usd * 1_000_000);
-  if (snap.day >= dailyLimit) return costRefusal.sharedDaily(dollars(snap.day), dollars(dailyLimit));
-
-  const effective = effectiveCeilings(config, chain);
-  const spentOf = (a: string, withDescendants: boolean) => {
-    if (!scope.perAgent) return snap.day;
-    const row = snap.agents.get(a) ?? { own: 0, descendants: 0 };
-    return withDescendants ? row.own + row.descendants : row.own;
-  };
-  const hop = chain.length - 1;
-  const own = spentOf(scope.alias, false);
-  if (own >= effective[hop]!)
-    return costRefusal.agentCeiling(scope.alias, cents(own), cents(effective[hop]!));
-  for (let i = 0; i < hop; i++) {
-    const a = chain[i]!;
-    const spent = spentOf(a, true);
-    if (spent >= effective[i]!) return costRefusal.agentCeiling(a, cents(spent), cents(effective[i]!));
-  }
-  const monthlyLimit = Math.round(config.cost.monthly_limit_usd * 1_000_000);
-  if (snap.month >= monthlyLimit)
-    return costRefusal.sharedMonthly(dollars(snap.month), dollars(monthlyLimit));
-  return null;
-}
-
-/**
- * The same checks as checkCostCeilings, made atomically together with a reservation of `estimate`, so
- * concurrent requests of one chain (in any worker) cannot all pass a check only one of them may pass.
- */
-export async function reserveCostSlot(
-  services: RuntimeServices,
-  scope: CostScope,
-  estimate: number,
-): Promise<string | null> {
-  const { config, cost: ledger } = services;
-  if (!scope.tracked || !ledger) return null;
-  const chain = [...scope.ancestors, scope.alias];
-  const ceilings = effectiveCeilings(config, chain);
-  const dailyLimit = Math.round(config.cost.daily_limit_usd * 1_000_000);
-  const monthlyLimit = Math.round(config.cost.monthly_limit_usd * 1_000_000);
-  const out = await ledger.reserve({
-    chain,
-    ceilings,
-    dailyLimit,
-    monthlyLimit,
-    perAgent: scope.perAgent,
-    estimate,
-  });
-  if (out.ok) return null;
-  if (out.limit === 'daily') return costRefusal.sharedDaily(dollars(out.spent), dollars(dailyLimit));
-  if (out.limit === 'monthly') return costRefusal.sharedMonthly(dollars(out.spent), dollars(monthlyLimit));
-  return costRefusal.agentCeiling(chain[out.member]!, cents(out.spent), cents(ceilings[out.member]!));
-}
-
 /** A first request's estimate: 1000 input tokens and the provider's max_tokens (else 1024) of output. */
-function firstRequestEstimate(run: RunContext): number {
-  const entry = run.services.config.providers[run.providerRef];
+function firstRequestEstimate(run: RunContext, ref: string): number {
+  const entry = run.services.config.providers[ref];
   if (!entry?.model) return 0;
   const rate = run.services.config.cost.rates.models[entry.type]?.[entry.model];
   if (!rate) return 0;
@@ -132,65 +55,98 @@ export class CostRefusalError extends Error {
   override readonly name = 'CostRefusalError';
 }
 
-async function recordResponse(
-  run: RunContext,
-  scope: CostScope,
-  res: ModelResponse,
-  reserved = 0,
-): Promise<void> {
-  const { services } = run;
+type Spend = Omit<CostEntry, 'alias' | 'ancestors' | 'perAgent' | 'warnAt'>;
+
+/** Records under the scope; the warn_at_percent check rides in the same script. */
+async function record(services: RuntimeServices, scope: CostScope, spend: Spend, logger = services.logger) {
   if (!scope.tracked || !services.cost) return;
-  await services.cost.record({
+  const { cost } = services.config;
+  const res = await services.cost.record({
     alias: scope.alias,
     ancestors: scope.ancestors,
     perAgent: scope.perAgent,
-    // A reserved estimate is already in the totals: settle it to the actual price.
-    microUsd: priceResponse(services.config.cost.rates, res, run.logger) - reserved,
-    inputTokens: res.usage.inputTokens,
-    outputTokens: res.usage.outputTokens,
+    warnAt: warnThresholds(cost),
+    ...spend,
   });
+  logWarnCrossings(logger, cost, res);
 }
 
-/** Records every request and priced tool call of the hop; `enforce` adds the hard checks of a delegated hop. */
-export function createCostObserver(scope: CostScope, enforce: boolean): RunObserver {
+/**
+ * Records every request and priced tool call of the hop, and applies [cost.enforcement] before each request.
+ * `hard` (a delegated hop): every limit refuses, route_down still routes below them. Otherwise (a root turn
+ * and its spawn_subagent children): `warn` only logs, without waiting on Redis; `block` and `route_down`
+ * check and reserve atomically, as a delegated hop does, against the shared limits only.
+ */
+export function createCostObserver(scope: CostScope, hard: boolean): RunObserver {
   let services: RuntimeServices | undefined;
-  let reserved = 0;
-  let lastCost = 0;
+  // Per run: spawn_subagent children share their parent's observer and may run concurrently.
+  const states = new WeakMap<RunContext, { reserved: number; lastCost: number }>();
+  const stateOf = (run: RunContext) => {
+    const s = states.get(run) ?? { reserved: 0, lastCost: 0 };
+    states.set(run, s);
+    return s;
+  };
   return {
     async beforeModelRequest(run) {
       services = run.services;
-      if (!enforce) return;
-      const estimate = Math.max(lastCost, firstRequestEstimate(run));
-      const refusal = await reserveCostSlot(run.services, scope, estimate);
-      if (refusal) throw new CostRefusalError(refusal);
-      reserved = scope.tracked ? estimate : 0;
+      const ledger = run.services.cost;
+      if (!scope.tracked || !ledger) return;
+      const { mode, route_down_model: down } = run.services.config.cost.enforcement;
+      if (!hard && mode === 'warn') {
+        if (run.routedProviderRef) run.routedProviderRef = undefined;
+        warnIfLimitReached(run, ledger);
+        return;
+      }
+      const s = stateOf(run);
+      const estimate = Math.max(s.lastCost, firstRequestEstimate(run, run.providerRef));
+      const downRef = mode === 'route_down' ? down : undefined;
+      const route = downRef
+        ? { estimate: Math.max(s.lastCost, firstRequestEstimate(run, downRef)) }
+        : undefined;
+      const out = await reserveCostSlot(run.services, scope, estimate, route);
+      if (out.refused !== null) throw new CostRefusalError(out.refused);
+      s.reserved = out.reserved;
+      const routed = out.routed ? downRef : undefined;
+      if (routed) {
+        // Built here (cached) so a bad route_down_model fails before the loop, with the reservation released.
+        try {
+          run.services.createProvider(routed, run.agentAlias);
+        } catch (err) {
+          s.reserved = 0;
+          await record(run.services, scope, { microUsd: -out.reserved }, run.logger);
+          throw err;
+        }
+      }
+      if (run.routedProviderRef !== routed) run.routedProviderRef = routed;
+      if (routed) logRoutedDown(run, out, routed);
     },
-    async afterModelResponse(run, res) {
-      lastCost = priceResponse(run.services.config.cost.rates, res);
-      const held = reserved;
-      reserved = 0;
-      await recordResponse(run, scope, res, held);
+    async afterModelResponse(run, res: ModelResponse) {
+      const s = stateOf(run);
+      const price = priceResponse(
+        run.services.config.cost.rates,
+        res,
+        scope.tracked ? run.logger : undefined,
+      );
+      s.lastCost = price;
+      const held = s.reserved;
+      s.reserved = 0;
+      // A reserved estimate is already in the totals: settle it to the actual price.
+      await record(
+        run.services,
+        scope,
+        { microUsd: price - held, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens },
+        run.logger,
+      );
     },
     async modelRequestFailed(run) {
-      const held = reserved;
-      reserved = 0;
-      if (held === 0 || !run.services.cost) return;
-      await run.services.cost.record({
-        alias: scope.alias,
-        ancestors: scope.ancestors,
-        perAgent: scope.perAgent,
-        microUsd: -held,
-      });
+      const s = stateOf(run);
+      const held = s.reserved;
+      s.reserved = 0;
+      if (held !== 0) await record(run.services, scope, { microUsd: -held }, run.logger);
     },
     async toolFinished(name) {
       const micros = services ? priceToolCall(services.config.cost.rates, name) : 0;
-      if (!services?.cost || !scope.tracked || micros === 0) return;
-      await services.cost.record({
-        alias: scope.alias,
-        ancestors: scope.ancestors,
-        perAgent: scope.perAgent,
-        microUsd: micros,
-      });
+      if (services && micros !== 0) await record(services, scope, { microUsd: micros });
     },
   };
 }
