@@ -6,6 +6,7 @@ import type { ToolResult } from '../../src/tools/types.ts';
 import { type AgentHarness, createAgentHarness } from '../helpers/agent-harness.ts';
 import { REDIS_URL } from '../helpers/redis.ts';
 import { buildRunContext } from '../helpers/run-context.ts';
+import { startModelProcess } from './model-process.ts';
 
 const TARGETS = Array.from({ length: 16 }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
 const MODEL_DELAY_MS = 100;
@@ -55,9 +56,8 @@ async function timed(call: () => Promise<ToolResult>): Promise<number> {
   return performance.now() - start;
 }
 
+/** `h` talks to a model in another process that answers every request after MODEL_DELAY_MS. */
 async function fanOut(h: AgentHarness): Promise<Record<string, number>> {
-  h.server.reset();
-  h.server.respond(() => ({ delayMs: MODEL_DELAY_MS, text: 'answer' }));
   const delegate = delegateTool(h);
   const single = () => timed(() => delegate({ agent: 't01', prompt: 'x' }));
   const parallel = () => timed(() => delegate({ parallel: TARGETS, prompt: 'x' }));
@@ -100,10 +100,25 @@ async function awaitLatency(h: AgentHarness): Promise<Record<string, number>> {
 }
 
 export async function runDelegateBench(): Promise<Record<string, number>> {
-  const h = await createAgentHarness('delegate-bench', TOML);
+  // Fan-out runs in the caller's worker (no queue involved), against a model in another process.
+  const model = await startModelProcess(MODEL_DELAY_MS);
+  let fan: Record<string, number>;
   try {
-    // Fan-out runs in the caller's worker (no queue involved); the background worker starts afterwards.
-    const fan = await fanOut(h);
+    // Production's default log level: debug lines would be part of the measure.
+    const f = await createAgentHarness('delegate-fan', TOML, {
+      logLevel: 'info',
+      modelUri: model.openaiBaseUrl,
+    });
+    try {
+      fan = await fanOut(f);
+    } finally {
+      await f.close();
+    }
+  } finally {
+    model.close();
+  }
+  const h = await createAgentHarness('delegate-bench', TOML, { logLevel: 'info' });
+  try {
     const worker = createDelegateWorker({
       services: h.services,
       redisUrl: REDIS_URL,

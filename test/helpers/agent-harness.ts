@@ -39,12 +39,24 @@ export interface TurnOptions {
  * anthropic and ollama entries), `${DATA_DIR}` and `${PREFIX}`.
  * When it has no [redis] section, one with the test's prefix is added.
  */
-export async function createAgentHarness(name: string, toml: string): Promise<AgentHarness> {
+export async function createAgentHarness(
+  name: string,
+  toml: string,
+  opts: {
+    logLevel?: string /** A model API elsewhere (benchmarks), used as `${MODEL_URI}`. */;
+    modelUri?: string;
+  } = {},
+): Promise<AgentHarness> {
   const server = await startFakeModelServer();
   const prefix = uniquePrefix(name);
   const dataDir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
   const text = toml.includes('[redis]') ? toml : `[redis]\nprefix = "${prefix}"\n\n${toml}`;
-  const env = { MODEL_URI: server.openaiBaseUrl, MODEL_ROOT: server.url, DATA_DIR: dataDir, PREFIX: prefix };
+  const env = {
+    MODEL_URI: opts.modelUri ?? server.openaiBaseUrl,
+    MODEL_ROOT: server.url,
+    DATA_DIR: dataDir,
+    PREFIX: prefix,
+  };
   const withDir = text.includes('[gateway]') ? text : `[gateway]\ndata_dir = "${dataDir}"\n\n${text}`;
   const loaded = loadConfigText(withDir, env);
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
@@ -57,7 +69,11 @@ export async function createAgentHarness(name: string, toml: string): Promise<Ag
       cb();
     },
   });
-  const logger = createLogger({ level: 'debug', secrets: loaded.config.secrets, destination: sink });
+  const logger = createLogger({
+    level: opts.logLevel ?? 'debug',
+    secrets: loaded.config.secrets,
+    destination: sink,
+  });
   const redis = testRedis();
   const services = createRuntimeServices({ config: loaded.config, redis, logger, env: {} });
   let n = 0;
