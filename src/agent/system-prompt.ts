@@ -47,13 +47,8 @@ const PROMPT_CACHE_MAX = 500;
 
 export async function buildSystemPrompt(input: SystemPromptInput): Promise<string> {
   const today = (input.now ?? new Date()).toISOString().slice(0, 10);
-  const key = JSON.stringify([
-    input.workspaceDir,
-    input.listTools,
-    today,
-    input.extra ?? [],
-    input.tools.map((t) => [t.name, t.description]),
-  ]);
+  let key = `${input.workspaceDir}\u0000${input.listTools}\u0000${today}\u0000${(input.extra ?? []).join('\u0001')}`;
+  for (const t of input.tools) key += `\u0000${t.name}\u0001${t.description}`;
   const hit = promptCache.get(key);
   if (hit && Date.now() - hit.builtAt < FILE_CACHE_MS) return hit.text;
   const text = await composeSystemPrompt(input, today);
