@@ -31,6 +31,12 @@ export function semanticWarnings(config: BatonConfig): Diagnostic[] {
     });
   }
 
+  const routeDown = config.cost.enforcement.route_down_model;
+  if (config.cost.enforcement.mode === 'route_down' && routeDown && !has(config.providers, routeDown)) {
+    // Found at the first routed request otherwise, when spend is already near the limit.
+    warn(['cost', 'enforcement', 'route_down_model'], notConfigured(routeDown));
+  }
+
   const live = new Set(liveChannelKeys(config));
   for (const [name, profile] of Object.entries(config.risk_profiles)) {
     if (profile.sandbox_enabled === true)

@@ -36,6 +36,15 @@ read_memory_from = ["a", "ghost"]
     ]);
   });
 
+  it('warns when route_down_model names a provider that is not configured', () => {
+    const r = load(
+      `schema_version = 3\n[cost.enforcement]\nmode = "route_down"\nroute_down_model = "custom.nope"\n`,
+    );
+    expect(warnings(r)).toEqual([
+      `Config warning at 'cost.enforcement.route_down_model': "custom.nope" is not configured`,
+    ]);
+  });
+
   it('warns that tool receipts are not produced when a profile enables them', () => {
     const r = load(
       `schema_version = 3\n[runtime_profiles.signed.tool_receipts]\nenabled = true\n[runtime_profiles.plain.tool_receipts]\nenabled = false\n`,
