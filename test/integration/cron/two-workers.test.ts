@@ -84,9 +84,11 @@ describe('cron across two worker processes', () => {
     server.respond(() => ({ text: `tick ${++n}` }));
     // Both processes sync the same schedule at the same moment.
     let [a, b]: CronProcess[] = await Promise.all([startCronProcess(env), startCronProcess(env)]);
+    let restartedAt = 0;
     try {
       await waitFor(async () => (await fireTimes()).length >= 5, 15_000, '5 fires');
       await a!.stop();
+      restartedAt = Date.now();
       a = await startCronProcess(env); // a restart in the middle: it syncs again
       const first = Math.min(...(await fireTimes()));
       await waitFor(async () => (await fireTimes()).some((t) => t >= first + 9000), 15_000, 'the 10th fire');
@@ -111,6 +113,8 @@ describe('cron across two worker processes', () => {
       content: '[cron:tick Ticker] say tick',
     });
     for (const d of deliveries) expect(d.to).toEqual({ channel: 'telegram.main', chat: 'chat-42' });
-    expect(new Set(deliveries.map((d) => d.pid)).size).toBeGreaterThan(1);
+    // The window spans the restart. (Which process takes each fire is BullMQ's choice: one may take all.)
+    expect(window.some((t) => t < restartedAt)).toBe(true);
+    expect(window.some((t) => t > restartedAt)).toBe(true);
   }, 60_000);
 });
