@@ -38,6 +38,8 @@ export interface OutboxStream {
   ack(entry: OutboxEntry, progressSaved: boolean): Promise<void>;
   progress(entry: OutboxEntry): Promise<number>;
   saveProgress(entry: OutboxEntry, chunksSent: number): Promise<void>;
+  /** Forgets consumers (past gateway processes) that hold nothing and were idle longer than `idleMs`. */
+  pruneConsumers(idleMs: number): Promise<number>;
   /** Entries not yet acknowledged, and how many of them a consumer holds. */
   depth(): Promise<{ queued: number; pending: number }>;
 }
@@ -142,6 +144,19 @@ export function createOutboxStream(
     },
     async saveProgress(entry, chunksSent) {
       await redis.set(progressKey(entry.id), chunksSent, 'EX', PROGRESS_TTL_SECS);
+    },
+    async pruneConsumers(idleMs) {
+      const rows = (await redis.xinfo('CONSUMERS', key, OUTBOX_GROUP)) as unknown[][];
+      let pruned = 0;
+      for (const row of rows) {
+        const info: Record<string, unknown> = {};
+        for (let i = 0; i + 1 < row.length; i += 2) info[String(row[i])] = row[i + 1];
+        const name = String(info.name);
+        if (name === consumer || Number(info.pending) > 0 || Number(info.idle) < idleMs) continue;
+        await redis.xgroup('DELCONSUMER', key, OUTBOX_GROUP, name);
+        pruned++;
+      }
+      return pruned;
     },
     async depth() {
       const [len, pending] = await Promise.all([

@@ -17,7 +17,14 @@ const READ_BLOCK_MS = 1000;
 const MAX_IN_FLIGHT = 512;
 const SEND_CONCURRENCY = 16;
 /** Live consumers touch their entries every keepAliveMs; untouched for minIdleMs means the consumer died. */
-const DEFAULT_TIMINGS: PumpTimings = { keepAliveMs: 2000, minIdleMs: 6000, maxAttempts: 8, backoffMs: 1000 };
+const DEFAULT_TIMINGS: PumpTimings = {
+  keepAliveMs: 2000,
+  minIdleMs: 6000,
+  pruneEveryMs: 10 * 60_000,
+  pruneIdleMs: 60 * 60_000,
+  maxAttempts: 8,
+  backoffMs: 1000,
+};
 /** How often a reply whose predecessor has not left yet looks again. */
 const ORDER_RECHECK_MS = 100;
 
@@ -39,6 +46,9 @@ export interface ReplyPumpOptions {
 export interface PumpTimings {
   keepAliveMs: number;
   minIdleMs: number;
+  /** How often, and after how long idle, consumers of stopped gateways are forgotten. */
+  pruneEveryMs: number;
+  pruneIdleMs: number;
   maxAttempts: number;
   backoffMs: number;
 }
@@ -205,9 +215,15 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
     }
   }
 
+  let lastPrune = 0;
   async function keepAliveAndReclaim(): Promise<void> {
     await stream.touch([...inFlight]);
     for (const entry of await stream.reclaim(t.minIdleMs, READ_COUNT)) dispatch(entry);
+    // Every gateway start adds a consumer name; the ones of stopped gateways go once they hold nothing.
+    if (Date.now() - lastPrune > t.pruneEveryMs) {
+      lastPrune = Date.now();
+      await stream.pruneConsumers(t.pruneIdleMs);
+    }
   }
 
   const reading = stream

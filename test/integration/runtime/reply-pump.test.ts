@@ -180,4 +180,31 @@ describe('outbox stream and reply pump', () => {
     await c.local.waitForReplies(1, { chat: 's', timeoutMs: 5000 });
     expect(texts(c.local, 's')).toEqual(['kept']);
   });
+
+  it('forgets the consumers of stopped gateways once they hold nothing', async () => {
+    const c = channel();
+    await redis.xgroup('CREATE', c.stream, OUTBOX_GROUP, '0', 'MKSTREAM');
+    await c.send('p', 'held', 'p-1');
+    // A stopped gateway that still holds an entry, and one that holds nothing.
+    await redis.xreadgroup('GROUP', OUTBOX_GROUP, 'old-holding', 'COUNT', 1, 'STREAMS', c.stream, '>');
+    await redis.xgroup('CREATECONSUMER', c.stream, OUTBOX_GROUP, 'old-empty');
+    await new Promise((r) => setTimeout(r, 60));
+    c.pump('g1', {
+      timings: {
+        keepAliveMs: 50,
+        minIdleMs: 60_000,
+        pruneEveryMs: 0,
+        pruneIdleMs: 50,
+        maxAttempts: 3,
+        backoffMs: 20,
+      },
+    });
+    const names = async () =>
+      ((await redis.xinfo('CONSUMERS', c.stream, OUTBOX_GROUP)) as unknown[][])
+        .map((r) => String(r[1]))
+        .sort();
+    // (g1 itself shows up only once it has read an entry.)
+    await expect.poll(names, { timeout: 3000 }).not.toContain('old-empty');
+    expect(await names()).toContain('old-holding');
+  });
 });
