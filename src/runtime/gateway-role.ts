@@ -66,11 +66,12 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   return {
     async close() {
       await ops?.close();
+      // Sends under way finish while the adapters can still send; what is left stays queued.
+      await Promise.all(senders.map((s) => s.close()));
       for (const h of holds) await h.release();
       for (const adapter of opts.adapters) await adapter.stop();
       await abortBus.close();
       subscriber.disconnect();
-      await Promise.all(senders.map((s) => s.close()));
       await turns.close();
     },
   };
