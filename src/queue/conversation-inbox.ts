@@ -51,14 +51,9 @@ export interface ConversationInbox {
   head(conversation: string): Promise<QueuedMessage | null>;
   /**
    * Appends the turn's history, queues its reply, drops the head if it is `event` and clears its running
-   * mark, in one step; returns the next head, if any, marked as running on `nextRunsOn` (a worker id).
+   * mark, in one step; returns the next head, if any.
    */
-  settle(
-    conversation: string,
-    event: QueuedMessage,
-    turn: SettledTurn,
-    nextRunsOn: string | null,
-  ): Promise<QueuedMessage | null>;
+  settle(conversation: string, event: QueuedMessage, turn: SettledTurn): Promise<QueuedMessage | null>;
   pending(conversation: string): Promise<number>;
   /** Conversations that have events waiting (for the sweeper). */
   activeConversations(): Promise<string[]>;
@@ -101,7 +96,7 @@ export function createConversationInbox(redis: Redis, prefix: string): Conversat
     async head(conversation) {
       return parseEvent(await redis.lindex(inboxKey(conversation), 0));
     },
-    async settle(conversation, event, turn, nextRunsOn) {
+    async settle(conversation, event, turn) {
       const history = turn.history ?? { agent: '', sessionKey: '', messages: [] };
       const [, next] = (await settleTurn(
         redis,
@@ -121,7 +116,6 @@ export function createConversationInbox(redis: Redis, prefix: string): Conversat
           turn.text,
           event.seq,
           turn.turnId,
-          nextRunsOn ?? '',
           HISTORY_TTL_SECS,
           HISTORY_MAX_STORED,
           ...history.messages.map((m) => JSON.stringify(m)),

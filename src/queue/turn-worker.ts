@@ -55,11 +55,9 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   let closing = false; // stop starting new events
   let aborting = false; // grace is over: running turns are handed back
 
-  /** `markedByLastSettle`: the previous event's settle already marked this one running here. */
   async function runEvent(
     conversation: string,
     event: QueuedMessage,
-    markedByLastSettle: boolean,
     session?: Promise<TurnSession>,
   ): Promise<Outcome> {
     const turnId = turnIdOf(event);
@@ -71,14 +69,11 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     const controller = new AbortController();
     active.add(controller);
     const unregister = opts.abortBus.register('session', conversation, controller);
+    // Marked after the abort registration, so an abort that finds the mark always reaches this turn.
     // Not awaited before the turn starts: the abort API may see the turn a moment late, the user sees it sooner.
-    const marked = markedByLastSettle
-      ? Promise.resolve()
-      : opts.running
-          .markRunning(conversation, turnId, services.workerId)
-          .catch((err: unknown) =>
-            logger.warn({ err: errorMessage(err) }, 'could not mark the turn running'),
-          );
+    const marked = opts.running
+      .markRunning(conversation, turnId, services.workerId)
+      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'could not mark the turn running'));
     let text = '';
     let history: SettledTurn['history'];
     let handedBack = false;
@@ -119,18 +114,13 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     const ahead = agent ? readTurnSession(services, agent, conversation) : undefined;
     ahead?.catch(() => {}); // unused when the head is another agent's; a real failure shows in the turn
     let event = await inbox.head(conversation);
-    let marked = false;
     for (let n = 0; event && n < maxEvents && !closing; n++) {
       const session = n === 0 && event.agent === agent ? ahead : undefined;
-      const reply = await runEvent(conversation, event, marked, session);
+      const reply = await runEvent(conversation, event, session);
       if (!reply) return;
-      // Marked running in the settle only when this job goes on with it right away.
-      marked = n + 1 < maxEvents && !closing;
       // The reply is queued and the event removed in one step: exactly one reply per event, in order.
-      event = await inbox.settle(conversation, event, reply, marked ? services.workerId : null);
+      event = await inbox.settle(conversation, event, reply);
     }
-    // Closing began after the settle marked the next event: it runs elsewhere, so the mark goes.
-    if (marked && event) await opts.running.markDone(conversation, turnIdOf(event));
   }
 
   const lockDuration = opts.lockDurationMs ?? DEFAULT_LOCK_MS;

@@ -1,20 +1,19 @@
 -- Commit a finished turn in one step: its history, its reply, and the removal of its event from the inbox.
 -- A crash before this re-runs the turn; after it, nothing is left to do. Each part is idempotent, so a
--- re-run that reaches here again (a stalled job) changes nothing twice. The session's running mark moves
--- to the next event in the same step (the abort API reads it).
+-- re-run that reaches here again (a stalled job) changes nothing twice. The turn's running mark (read by
+-- the abort API) is cleared in the same step.
 -- KEYS[1] conversation inbox list, KEYS[2] set of conversations with pending events,
 -- KEYS[3] reply idempotency key, KEYS[4] channel outbox stream, KEYS[5] running-turns hash,
 -- KEYS[6] session history list, KEYS[7] set of turn ids already in that history
 -- ARGV[1] event id, ARGV[2] conversation id, ARGV[3] idempotency ttl seconds,
 -- ARGV[4] recipient JSON, ARGV[5] reply text, ARGV[6] reply sequence, ARGV[7] this turn's id,
--- ARGV[8] worker id that runs the next event at once ('' when it will not),
--- ARGV[9] history ttl seconds, ARGV[10] max stored history messages, ARGV[11..] history messages (JSON)
+-- ARGV[8] history ttl seconds, ARGV[9] max stored history messages, ARGV[10..] history messages (JSON)
 -- Returns { events left, the new head event JSON or '' }.
-if #ARGV > 10 and redis.call('SADD', KEYS[7], ARGV[7]) == 1 then
-  for i = 11, #ARGV do redis.call('RPUSH', KEYS[6], ARGV[i]) end
-  redis.call('LTRIM', KEYS[6], -tonumber(ARGV[10]), -1)
-  redis.call('EXPIRE', KEYS[6], ARGV[9])
-  redis.call('EXPIRE', KEYS[7], ARGV[9])
+if #ARGV > 9 and redis.call('SADD', KEYS[7], ARGV[7]) == 1 then
+  for i = 10, #ARGV do redis.call('RPUSH', KEYS[6], ARGV[i]) end
+  redis.call('LTRIM', KEYS[6], -tonumber(ARGV[9]), -1)
+  redis.call('EXPIRE', KEYS[6], ARGV[8])
+  redis.call('EXPIRE', KEYS[7], ARGV[8])
 end
 if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[3]) then
   redis.call('XADD', KEYS[4], '*', 'to', ARGV[4], 'text', ARGV[5], 'conv', ARGV[2], 'seq', ARGV[6])
@@ -28,10 +27,4 @@ if left == 0 then
   redis.call('SREM', KEYS[2], ARGV[2])
   return { 0, '' }
 end
-local nextHead = redis.call('LINDEX', KEYS[1], 0)
-if ARGV[8] ~= '' then
-  local nxt = cjson.decode(nextHead)
-  local runId = nxt.channel .. ':' .. nxt.eventId
-  redis.call('HSET', KEYS[5], ARGV[2], cjson.encode({ runId = runId, workerId = ARGV[8] }))
-end
-return { left, nextHead }
+return { left, redis.call('LINDEX', KEYS[1], 0) }
