@@ -1,7 +1,12 @@
 // Inbound → turn → outbox through real queues: ordering per conversation, parallel conversations, dedupe.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TURN_ABORTED } from '../../../src/channel/messages.ts';
 import { ChannelRateLimitError } from '../../../src/channel/types.ts';
+import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
 import { createRunningTurns } from '../../../src/control-plane/running-turns.ts';
+import { createSilentLogger } from '../../../src/core/logger.ts';
+import { createSessionAbort } from '../../../src/gateway/session-abort.ts';
+import { testRedis } from '../../helpers/redis.ts';
 import {
   createRuntimeHarness,
   echoResponder,
@@ -125,5 +130,25 @@ describe('conversations on the runtime', () => {
     expect((await running.get(conversation))?.runId).toBe('local.test:mark-2');
     await h.local.waitForReplies(2, { chat: 'mark' });
     expect(await running.get(conversation)).toBeNull();
+  });
+
+  it('an abort reaches the turn that is running now, also when it waited behind another', async () => {
+    h.server.respond(echoResponder((t) => (t === 'long one' ? 5000 : 0)));
+    const subscriber = testRedis();
+    const bus = createAbortBus(h.redis, subscriber, h.prefix, createSilentLogger());
+    const abort = createSessionAbort(createRunningTurns(h.redis, h.prefix), bus);
+    try {
+      const a = await h.local.inject({ chat: 'ab', text: 'first', eventId: 'ab-1' });
+      await h.local.inject({ chat: 'ab', text: 'long one', eventId: 'ab-2' });
+      await h.local.inject({ chat: 'ab', text: 'quick', eventId: 'ab-3' });
+      const conversation = a.accepted ? a.conversation : '';
+      await h.server.waitForRequests(2);
+      expect(await abort(conversation)).toEqual({ aborted: true, runId: 'local.test:ab-2' });
+      const replies = await h.local.waitForReplies(3, { chat: 'ab', timeoutMs: 3000 });
+      expect(replies.map((r) => r.text)).toEqual(['echo: first', TURN_ABORTED, 'echo: quick']);
+    } finally {
+      await bus.close();
+      subscriber.disconnect();
+    }
   });
 });
