@@ -30,7 +30,10 @@ export interface OutboxStream {
   ensureGroup(): Promise<void>;
   /** New entries for this consumer, waiting up to `blockMs`; `reader` is a connection only this loop uses. */
   read(reader: Redis, count: number, blockMs: number): Promise<OutboxEntry[]>;
-  /** Entries left unacknowledged longer than `minIdleMs` by any consumer (one that crashed), now ours. */
+  /**
+   * Up to `count` entries left unacknowledged longer than `minIdleMs` by any consumer (one that crashed),
+   * now ours, oldest first.
+   */
   reclaim(minIdleMs: number, count: number): Promise<OutboxEntry[]>;
   /** Resets the idle time of entries this consumer is still working on, so nobody reclaims them. */
   touch(ids: readonly string[]): Promise<void>;
@@ -124,11 +127,27 @@ export function createOutboxStream(
       return entries.map((e) => parseEntry(e, false)).filter((e): e is OutboxEntry => e !== null);
     },
     async reclaim(minIdleMs, count) {
-      const res = (await redis.xautoclaim(key, OUTBOX_GROUP, consumer, minIdleMs, '0-0', 'COUNT', count)) as [
-        string,
-        RawEntry[],
-      ];
-      return (res[1] ?? []).map((e) => parseEntry(e, true)).filter((e): e is OutboxEntry => e !== null);
+      const out: OutboxEntry[] = [];
+      let cursor = '0-0';
+      // The cursor walks the whole pending list, so a crashed gateway's backlog comes back in one pass.
+      do {
+        const batch = Math.min(128, count - out.length);
+        const res = (await redis.xautoclaim(
+          key,
+          OUTBOX_GROUP,
+          consumer,
+          minIdleMs,
+          cursor,
+          'COUNT',
+          batch,
+        )) as [string, RawEntry[]];
+        cursor = res[0];
+        for (const raw of res[1] ?? []) {
+          const entry = parseEntry(raw, true);
+          if (entry) out.push(entry);
+        }
+      } while (cursor !== '0-0' && out.length < count);
+      return out;
     },
     async touch(ids) {
       if (ids.length > 0) await redis.xclaim(key, OUTBOX_GROUP, consumer, 0, ...ids, 'JUSTID');

@@ -218,7 +218,8 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   let lastPrune = 0;
   async function keepAliveAndReclaim(): Promise<void> {
     await stream.touch([...inFlight]);
-    for (const entry of await stream.reclaim(t.minIdleMs, READ_COUNT)) dispatch(entry);
+    const room = MAX_IN_FLIGHT - inFlight.size;
+    if (room > 0) for (const entry of await stream.reclaim(t.minIdleMs, room)) dispatch(entry);
     // Every gateway start adds a consumer name; the ones of stopped gateways go once they hold nothing.
     if (Date.now() - lastPrune > t.pruneEveryMs) {
       lastPrune = Date.now();

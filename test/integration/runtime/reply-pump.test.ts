@@ -121,6 +121,18 @@ describe('outbox stream and reply pump', () => {
     expect(await redis.exists(`${c.stream}:progress:${firstId}`)).toBe(0);
   });
 
+  it("takes a crashed gateway's whole backlog back in one pass, in order", async () => {
+    const c = channel();
+    await redis.xgroup('CREATE', c.stream, OUTBOX_GROUP, '0', 'MKSTREAM');
+    for (let i = 1; i <= 300; i++) await c.send('bl', `r${i}`, `bl-${i}`, i);
+    await redis.xreadgroup('GROUP', OUTBOX_GROUP, 'dead', 'COUNT', 300, 'STREAMS', c.stream, '>');
+    await new Promise((r) => setTimeout(r, 250));
+    // One keep-alive tick (1 s) must bring back all 300, not one batch of them.
+    c.pump('g2', { timings: { keepAliveMs: 1000, minIdleMs: 200, maxAttempts: 3, backoffMs: 20 } });
+    const replies = await c.local.waitForReplies(300, { chat: 'bl', timeoutMs: 1900 });
+    expect(replies.map((r) => r.text)).toEqual(Array.from({ length: 300 }, (_, i) => `r${i + 1}`));
+  });
+
   it('keeps the replies a live gateway is still working on', async () => {
     const c = channel();
     c.local.failNextSends(1, () => new Error('platform hiccup'));
