@@ -1,5 +1,9 @@
 // Shared config and ledger helpers of the [cost.enforcement] and warn_at_percent tests.
-import type { AgentHarness } from '../../helpers/agent-harness.ts';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { RuntimeServices } from '../../../src/agent/run-context.ts';
+import { runTurn } from '../../../src/agent/run-turn.ts';
+import { createCostLedger } from '../../../src/cost/ledger.ts';
+import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 
 // 1000 input tokens cost 1 cent on main-model (10 USD/Mtok) and 0.1 cent on small-model (1 USD/Mtok).
 // Limits: $1.00 a day, $2.00 a month; route_down from 90%, warn_at_percent 80.
@@ -81,3 +85,40 @@ export const warnings = (h: AgentHarness, msg: string) =>
   h.logs.filter((l) => l.level === 40 && l.msg === msg);
 
 export const modelsAsked = (h: AgentHarness) => h.server.requests.map((r) => r.body.model);
+
+/**
+ * The file's harness (a stand-in object that forwards to it), reset before each test: mode "warn", an empty
+ * ledger, no logs and no recorded requests.
+ */
+export function useEnforcementHarness(name: string): AgentHarness {
+  let current: AgentHarness | undefined;
+  beforeAll(async () => {
+    current = await createAgentHarness(name, ENFORCEMENT_TOML);
+  });
+  afterAll(() => current?.close());
+  beforeEach(async () => {
+    const h = current!;
+    h.server.reset();
+    h.logs.length = 0;
+    setMode(h, 'warn');
+    await clearLedger(h);
+  });
+  return new Proxy({} as AgentHarness, { get: (_, key) => Reflect.get(current!, key) });
+}
+
+/** Services with a ledger of their own, like another worker process: no recent totals in memory. */
+export const withOwnLedger = (h: AgentHarness): RuntimeServices => ({
+  ...h.services,
+  cost: createCostLedger(h.redis, h.prefix),
+});
+
+/** A root turn of `boss` on `services`, in a session of its own. */
+export const bossTurn = (services: RuntimeServices, message: string) =>
+  runTurn(services, {
+    agentAlias: 'boss',
+    sessionKey: `s-${Math.random()}`,
+    sender: 'test:user',
+    message,
+    asker: null,
+    signal: new AbortController().signal,
+  });

@@ -1,51 +1,28 @@
 // [cost.enforcement] for root turns, their spawn_subagent children and delegated hops (config.md §8.2, §15).
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RuntimeServices } from '../../../src/agent/run-context.ts';
-import { runTurn } from '../../../src/agent/run-turn.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { CostRefusalError } from '../../../src/cost/cost-scope.ts';
-import { createCostLedger } from '../../../src/cost/ledger.ts';
-import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { resultOf } from '../delegate/helpers.ts';
 import {
+  bossTurn,
   CENT,
-  clearLedger,
-  ENFORCEMENT_TOML,
   modelsAsked,
   seedTotals,
   setMode,
   totals,
   USD,
+  useEnforcementHarness,
   warnings,
+  withOwnLedger,
 } from './enforcement-config.ts';
 
-let h: AgentHarness;
-beforeAll(async () => {
-  h = await createAgentHarness('cost-enforcement', ENFORCEMENT_TOML);
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  h.server.reset();
-  h.logs.length = 0;
-  setMode(h, 'warn');
-  await clearLedger(h);
-});
+const h = useEnforcementHarness('cost-enforcement');
 
 const DAILY_REFUSAL = 'shared daily cost limit reached ($1.00 of $1.00); try again after 00:00 UTC';
 const WARN_PROCEEDS =
   'shared daily cost limit reached ($1.00 of $1.00); the request proceeds (cost.enforcement mode "warn")';
 
 /** A turn on services whose ledger has seen nothing yet (no recent totals in this process). */
-const freshTurn = (message: string) => {
-  const services: RuntimeServices = { ...h.services, cost: createCostLedger(h.redis, h.prefix) };
-  return runTurn(services, {
-    agentAlias: 'boss',
-    sessionKey: `fresh-${Math.random()}`,
-    sender: 'test:user',
-    message,
-    asker: null,
-    signal: new AbortController().signal,
-  });
-};
+const freshTurn = (message: string) => bossTurn(withOwnLedger(h), message);
 
 describe('mode "warn" (root turns)', () => {
   it('logs that the shared limit is reached and lets the request proceed', async () => {

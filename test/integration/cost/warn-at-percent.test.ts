@@ -1,45 +1,25 @@
 // warn_at_percent: one warning per UTC day/month across processes, from root turns and delegated hops.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RuntimeServices } from '../../../src/agent/run-context.ts';
-import { runTurn } from '../../../src/agent/run-turn.ts';
 import { createCostLedger } from '../../../src/cost/ledger.ts';
-import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import {
+  bossTurn,
   CENT,
-  clearLedger,
-  ENFORCEMENT_TOML,
   seedTotals,
-  setMode,
   USD,
+  useEnforcementHarness,
   warnings,
+  withOwnLedger,
 } from './enforcement-config.ts';
 
-let h: AgentHarness;
-beforeAll(async () => {
-  h = await createAgentHarness('cost-warn-at', ENFORCEMENT_TOML);
-});
-afterAll(() => h.close());
-beforeEach(async () => {
-  h.server.reset();
-  h.logs.length = 0;
-  setMode(h, 'warn');
-  await clearLedger(h);
-});
+const h = useEnforcementHarness('cost-warn-at');
 
 const DAILY = 'shared daily cost total crossed warn_at_percent (80%): $0.80 of $1.00';
 const warnAt = { day: 0.8 * USD, month: 1.6 * USD };
 
 /** A second worker process: its own ledger (no shared memory) on the same Redis and prefix. */
-const otherWorker = (): RuntimeServices => ({ ...h.services, cost: createCostLedger(h.redis, h.prefix) });
-const turnOn = (services: RuntimeServices, message: string) =>
-  runTurn(services, {
-    agentAlias: 'boss',
-    sessionKey: `s-${Math.random()}`,
-    sender: 'test:user',
-    message,
-    asker: null,
-    signal: new AbortController().signal,
-  });
+const otherWorker = (): RuntimeServices => withOwnLedger(h);
+const turnOn = bossTurn;
 
 describe('warn_at_percent', () => {
   it('logs the crossing by a root turn once, not again on later spend', async () => {
