@@ -49,21 +49,26 @@ export interface OutboxStream {
 
 type RawEntry = [id: string, fields: string[]] | null;
 
+function safeJson(raw: string | undefined): unknown {
+  try {
+    return JSON.parse(raw ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
 function parseEntry(raw: RawEntry, reclaimed: boolean): OutboxEntry | null {
   if (!raw) return null;
   const [id, fields] = raw;
   const f: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
-  const to = recipientSchema.safeParse(JSON.parse(f.to ?? 'null'));
-  if (!to.success) return { id, to: { channel: '?', chat: '?' }, text: '', reclaimed, malformed: true };
   const seq = Number(f.seq);
-  return {
-    id,
-    to: to.data,
-    text: f.text ?? '',
-    ...(f.conv && Number.isInteger(seq) && seq > 0 ? { order: { conversation: f.conv, seq } } : {}),
-    reclaimed,
-  };
+  // Kept even on an unreadable entry, so dropping it still lets the conversation's next reply leave.
+  const order = f.conv && Number.isInteger(seq) && seq > 0 ? { order: { conversation: f.conv, seq } } : {};
+  const to = recipientSchema.safeParse(safeJson(f.to));
+  if (!to.success)
+    return { id, to: { channel: '?', chat: '?' }, text: '', ...order, reclaimed, malformed: true };
+  return { id, to: to.data, text: f.text ?? '', ...order, reclaimed };
 }
 
 export function isNoGroupError(err: unknown): boolean {

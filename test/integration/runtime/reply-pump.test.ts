@@ -169,10 +169,11 @@ describe('outbox stream and reply pump', () => {
     expect(texts(c.local, 'l')).toEqual(['before', 'after']);
   });
 
-  it('drops an unreadable entry with a log line and sends what follows', async () => {
+  it('drops an unreadable entry with a log line and sends what follows, also in its conversation', async () => {
     const c = channel();
     await redis.xadd(c.stream, '*', 'to', '{"nope":1}', 'text', 'x');
-    await c.send('u', 'readable', 'u-1');
+    await redis.xadd(c.stream, '*', 'to', 'not json', 'text', 'x', 'conv', `${c.local.key}:u:`, 'seq', '1');
+    await c.send('u', 'readable', 'u-2', 2);
     c.pump('g1');
     await c.local.waitForReplies(1, { chat: 'u' });
     await expect.poll(() => c.log.lines.join('')).toContain('unreadable outbox entry dropped');
