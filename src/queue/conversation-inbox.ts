@@ -7,12 +7,14 @@ import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../agent/hist
 import type { Recipient } from '../channel/types.ts';
 import { inboundMessageSchema } from '../channel/types.ts';
 import { runningTurnsKey } from '../control-plane/running-turns.ts';
+import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-5.lua'));
+const dropHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-head-2.lua'));
 const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-7.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
@@ -69,13 +71,31 @@ export function turnIdOf(event: Pick<QueuedMessage, 'channel' | 'eventId'>): str
   return `${event.channel}:${event.eventId}`;
 }
 
-function parseEvent(raw: string | null): QueuedMessage | null {
-  return raw === null ? null : queuedMessageSchema.parse(JSON.parse(raw));
+function parseEvent(raw: string): QueuedMessage | null {
+  try {
+    const parsed = queuedMessageSchema.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
-export function createConversationInbox(redis: Redis, prefix: string): ConversationInbox {
+export function createConversationInbox(redis: Redis, prefix: string, logger: Logger): ConversationInbox {
   const inboxKey = (c: string) => `${prefix}:inbox:${c}`;
   const activeKey = `${prefix}:inbox-active`;
+  /** The head as an event; an unreadable head (another version's, or damaged) is logged and dropped. */
+  async function readable(conversation: string, raw: string | null): Promise<QueuedMessage | null> {
+    let head = raw;
+    while (head !== null) {
+      const event = parseEvent(head);
+      if (event) return event;
+      logger.error({ conversation, event: head.slice(0, 200) }, 'unreadable inbox event dropped');
+      head = (await dropHead(redis, [inboxKey(conversation), activeKey], [head, conversation])) as
+        | string
+        | null;
+    }
+    return null;
+  }
   return {
     async accept(conversation, event) {
       const dedupe = `${prefix}:dedupe:${event.channel}:${event.eventId}`;
@@ -94,7 +114,7 @@ export function createConversationInbox(redis: Redis, prefix: string): Conversat
       return length === 0 ? 'duplicate' : length === 1 ? 'first' : 'queued';
     },
     async head(conversation) {
-      return parseEvent(await redis.lindex(inboxKey(conversation), 0));
+      return readable(conversation, await redis.lindex(inboxKey(conversation), 0));
     },
     async settle(conversation, event, turn) {
       const history = turn.history ?? { agent: '', sessionKey: '', messages: [] };
@@ -121,7 +141,7 @@ export function createConversationInbox(redis: Redis, prefix: string): Conversat
           ...history.messages.map((m) => JSON.stringify(m)),
         ],
       )) as [number, string];
-      return parseEvent(next === '' ? null : next);
+      return readable(conversation, next === '' ? null : next);
     },
     pending: (conversation) => redis.llen(inboxKey(conversation)),
     activeConversations: () => redis.smembers(activeKey),

@@ -30,7 +30,7 @@ export interface GatewayRoleOptions {
 export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> {
   const { config, logger, redis } = opts;
   const { url, prefix } = config.redis;
-  const inbox = createConversationInbox(redis, prefix);
+  const inbox = createConversationInbox(redis, prefix, logger);
   const turns = createTurnQueue(url, prefix);
   const host = createChannelHost({
     config,

@@ -41,7 +41,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const subscriber = createRedis(url);
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
-  const inbox = createConversationInbox(redis, prefix);
+  const inbox = createConversationInbox(redis, prefix, logger);
   const turns = createTurnQueue(url, prefix);
   const outbox = createReplyOutbox(redis, prefix);
   const worker = startTurnWorker({
