@@ -6,6 +6,7 @@ import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { createLogger } from '../core/logger.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
+import { type CronScheduler, createCronScheduler } from '../queue/cron-scheduler.ts';
 import { createDelegateWorker, type DelegateWorker } from '../queue/delegate-worker.ts';
 
 export interface AgentCommandArgs {
@@ -37,8 +38,18 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   let delegateWorker: DelegateWorker | undefined;
+  let cron: CronScheduler | undefined;
   try {
     const services = createRuntimeServices({ config, redis, logger, env: io.env });
+    // The cron_* tools act on the fleet's schedules (workers fire them); no sync: config jobs are the workers'.
+    cron = createCronScheduler({
+      config,
+      redis,
+      redisUrl: config.redis.url,
+      prefix: config.redis.prefix,
+      logger,
+    });
+    services.cron = cron;
     // This process also consumes the delegate queue, so a background task started in this turn can finish
     // (and be awaited) here even when no `baton worker` runs.
     delegateWorker = createDelegateWorker({
@@ -63,6 +74,7 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
     return abort.signal.aborted ? 130 : 1;
   } finally {
     await delegateWorker?.close().catch(() => {});
+    await cron?.close().catch(() => {});
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     logger.flush();

@@ -81,6 +81,18 @@ describe('baton agent', () => {
     expect(toolResultIn(server.requests[1]!, 'w')).toBe(`Error: ${runtimeDenialText('file_write')}`);
   });
 
+  it("offers the cron tools, acting on the fleet's schedules", async () => {
+    server.script([{ toolCalls: [{ id: 'l', name: 'cron_list', arguments: {} }] }, { text: 'listed' }]);
+    const cfg = writeConfig(
+      'cron.toml',
+      base().replace('[risk_profiles.default]\n', '[risk_profiles.default]\nauto_approve = ["cron_list"]\n'),
+    );
+    const res = await runCli(['agent', '-c', cfg, '-a', 'main', '-m', 'my jobs?'], { FAKE_MODEL_KEY: 'k' });
+    expect(res.code).toBe(0);
+    expect(res.stdout.trim()).toBe('listed');
+    expect(toolResultIn(server.requests[1]!, 'l')).toBe('No cron jobs for this agent');
+  });
+
   it('names an unknown agent clearly and exits non-zero', async () => {
     const cfg = writeConfig('unknown.toml', base());
     const res = await runCli(['agent', '-c', cfg, '-a', 'ghost', '-m', 'hi'], { FAKE_MODEL_KEY: 'k' });
