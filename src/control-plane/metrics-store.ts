@@ -11,6 +11,8 @@ export interface MetricsStore {
   observeModelRequest(latencyMs: number, providerType: string, ok: boolean): void;
   countToolCall(tool: string, success: boolean): void;
   countApproval(outcome: string): void;
+  /** A reply chunk sent, a failed send attempt, a rate-limited send, or a reply given up on. */
+  countOutbox(channel: string, outcome: 'sent' | 'failed' | 'rate_limited' | 'dropped'): void;
   countError(kind: string): void;
   /** Resolves once every write recorded so far has reached Redis (or was dropped). */
   flush(): Promise<void>;
@@ -56,6 +58,12 @@ export const METRIC_FAMILIES = {
     help: 'Approval requests by final outcome.',
     type: 'counter',
     labels: ['outcome'],
+  },
+  outbox: {
+    name: 'baton_outbox_sends_total',
+    help: 'Outbox sends by channel and outcome (sent, failed, rate_limited, dropped).',
+    type: 'counter',
+    labels: ['channel', 'outcome'],
   },
   error: {
     name: 'baton_errors_total',
@@ -199,6 +207,9 @@ export function createMetricsStore(redis: Redis, prefix: string, logger: Logger)
     },
     countApproval(outcome) {
       count(METRIC_FAMILIES.approval, [outcome]);
+    },
+    countOutbox(channel, outcome) {
+      count(METRIC_FAMILIES.outbox, [channel, outcome]);
     },
     countError(kind) {
       count(METRIC_FAMILIES.error, [kind]);

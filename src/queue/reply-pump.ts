@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { chunkText } from '../channel/chunking.ts';
 import { type ChannelAdapter, ChannelRateLimitError } from '../channel/types.ts';
+import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
@@ -39,6 +40,8 @@ export interface ReplyPumpOptions {
   consumer: string;
   /** `reply_min_interval_secs` of the channel, in ms. */
   minIntervalMs: number;
+  /** Counts each send's outcome in the fleet metrics. */
+  metrics?: Pick<MetricsStore, 'countOutbox'>;
   /** Overrides for tests: takeover and retry timings. */
   timings?: Partial<PumpTimings>;
 }
@@ -125,6 +128,7 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
       await pace(redis, paceKey, opts.minIntervalMs, stop.signal);
       try {
         await limit(() => adapter.send(entry.to, { text: chunks[sent]! }));
+        opts.metrics?.countOutbox(adapter.key, 'sent');
         sent++;
         // Resumable: whoever retries this entry after a crash sends only the chunks not yet sent.
         if (sent < chunks.length) {
@@ -133,6 +137,7 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
         }
       } catch (err) {
         if (err instanceof ChannelRateLimitError) {
+          opts.metrics?.countOutbox(adapter.key, 'rate_limited');
           logger.warn(
             { channel: adapter.key, retry_after_ms: err.retryAfterMs },
             'channel rate limited; pausing sends',
@@ -141,12 +146,14 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
           continue;
         }
         attempts++;
+        opts.metrics?.countOutbox(adapter.key, 'failed');
         logger.warn(
           { channel: adapter.key, entry_id: entry.id, err: errorMessage(err) },
           'outbox send failed',
         );
         if (attempts >= t.maxAttempts) {
           // Given up: the conversation's later replies leave rather than wait forever.
+          opts.metrics?.countOutbox(adapter.key, 'dropped');
           logger.error({ channel: adapter.key, entry_id: entry.id }, 'reply dropped after its last attempt');
           break;
         }

@@ -5,6 +5,7 @@ import type { ChannelAdapter } from '../channel/types.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { createChannelPresence, type PresenceHold } from '../control-plane/channel-presence.ts';
+import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
@@ -39,6 +40,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
     ...(opts.routes ? { routes: opts.routes } : {}),
   });
   const holder = newWorkerId();
+  const metrics = createMetricsStore(redis, prefix, logger);
   const senders = opts.adapters.map((adapter) =>
     startReplyPump({
       adapter,
@@ -46,6 +48,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
       redisUrl: url,
       prefix,
       logger,
+      metrics,
       consumer: holder,
       minIntervalMs: (config.channels[adapter.key]?.reply_min_interval_secs ?? 0) * 1000,
     }),
@@ -60,7 +63,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const ops = opts.ops
-    ? await startOpsServer(createOpsDeps({ config, redis, logger, load: opts.ops, abortBus }))
+    ? await startOpsServer(createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }))
     : null;
   logger.info({ channels: opts.adapters.map((a) => a.key), api: ops?.url ?? null }, 'gateway role started');
   return {
@@ -73,6 +76,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
       await abortBus.close();
       subscriber.disconnect();
       await turns.close();
+      await metrics.flush();
     },
   };
 }

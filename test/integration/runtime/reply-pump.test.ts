@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalChannel, type LocalChannel } from '../../../channels/local/local-adapter.ts';
 import type { OutboxWriter } from '../../../src/channel/types.ts';
+import { createMetricsStore } from '../../../src/control-plane/metrics-store.ts';
 import { OUTBOX_GROUP, outboxStreamKey } from '../../../src/queue/names.ts';
 import { createReplyOutbox } from '../../../src/queue/reply-outbox.ts';
 import { type ReplyPump, type ReplyPumpOptions, startReplyPump } from '../../../src/queue/reply-pump.ts';
@@ -148,7 +149,8 @@ describe('outbox stream and reply pump', () => {
   it('gives up after its last attempt and lets the next reply of the conversation leave', async () => {
     const c = channel();
     c.local.failNextSends(3, () => new Error('platform down'));
-    c.pump('g1');
+    const metrics = createMetricsStore(redis, `${prefix}-m${n}`, c.log.logger);
+    c.pump('g1', { metrics });
     await c.send('f', 'doomed', 'f-1', 1);
     await c.send('f', 'next', 'f-2', 2);
     await c.local.waitForReplies(1, { chat: 'f', timeoutMs: 5000 });
@@ -156,6 +158,16 @@ describe('outbox stream and reply pump', () => {
     const lines = c.log.lines.join('');
     expect(lines.match(/outbox send failed/g)).toHaveLength(3);
     expect(lines).toContain('reply dropped after its last attempt');
+    const series = (outcome: string) =>
+      `baton_outbox_sends_total{channel="${c.local.key}",outcome="${outcome}"}`;
+    const rendered = async () => {
+      await metrics.flush();
+      return metrics.render();
+    };
+    // The reply reaches the chat a moment before its send is counted.
+    await expect.poll(rendered).toContain(`${series('sent')} 1`);
+    expect(await rendered()).toContain(`${series('failed')} 3`);
+    expect(await rendered()).toContain(`${series('dropped')} 1`);
   });
 
   it('recreates a consumer group that Redis lost and keeps sending', async () => {
