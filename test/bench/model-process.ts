@@ -31,6 +31,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   server.respond(() => ({ delayMs, text: 'answer' }));
   process.stdout.write(`ready ${server.openaiBaseUrl}\n`);
   process.on('SIGTERM', () => {
-    server.close().finally(() => process.exit(0));
+    void server.close().finally(() => process.exit(0));
   });
 }
