@@ -238,10 +238,17 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
     .ensureGroup()
     .catch(() => {}) // the read loop recreates it on NOGROUP
     .then(readLoop);
+  let ticking = false; // during a Redis outage a tick waits; later ticks must not pile up behind it
   const timer = setInterval(() => {
-    keepAliveAndReclaim().catch((err: unknown) =>
-      logger.warn({ channel: adapter.key, err: errorMessage(err) }, 'outbox reclaim failed'),
-    );
+    if (ticking) return;
+    ticking = true;
+    keepAliveAndReclaim()
+      .catch((err: unknown) =>
+        logger.warn({ channel: adapter.key, err: errorMessage(err) }, 'outbox reclaim failed'),
+      )
+      .finally(() => {
+        ticking = false;
+      });
   }, t.keepAliveMs);
   timer.unref();
 
