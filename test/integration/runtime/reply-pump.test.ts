@@ -128,19 +128,20 @@ describe('outbox stream and reply pump', () => {
     for (let i = 1; i <= 300; i++) await c.send('bl', `r${i}`, `bl-${i}`, i);
     await redis.xreadgroup('GROUP', OUTBOX_GROUP, 'dead', 'COUNT', 300, 'STREAMS', c.stream, '>');
     await new Promise((r) => setTimeout(r, 250));
-    // One keep-alive tick (1 s) must bring back all 300, not one batch of them.
-    c.pump('g2', { timings: { keepAliveMs: 1000, minIdleMs: 200, maxAttempts: 3, backoffMs: 20 } });
-    const replies = await c.local.waitForReplies(300, { chat: 'bl', timeoutMs: 1900 });
+    // The first keep-alive tick (1.5 s) must bring back all 300, not one batch of them, before the second.
+    c.pump('g2', { timings: { keepAliveMs: 1500, minIdleMs: 200, maxAttempts: 3, backoffMs: 20 } });
+    const replies = await c.local.waitForReplies(300, { chat: 'bl', timeoutMs: 2900 });
     expect(replies.map((r) => r.text)).toEqual(Array.from({ length: 300 }, (_, i) => `r${i + 1}`));
   });
 
   it('keeps the replies a live gateway is still working on', async () => {
     const c = channel();
     c.local.failNextSends(1, () => new Error('platform hiccup'));
-    c.pump('g1', { timings: { keepAliveMs: 50, minIdleMs: 150, maxAttempts: 2, backoffMs: 600 } });
+    // Keep-alive every 50 ms against a 600 ms idle limit: only a stalled process would lose the reply.
+    c.pump('g1', { timings: { keepAliveMs: 50, minIdleMs: 600, maxAttempts: 2, backoffMs: 1200 } });
     await c.send('k', 'slow', 'k-1', 1);
     // While g1 waits out its backoff, a second gateway must not take the reply over.
-    c.pump('g2', { timings: { keepAliveMs: 50, minIdleMs: 150, maxAttempts: 2, backoffMs: 600 } });
+    c.pump('g2', { timings: { keepAliveMs: 50, minIdleMs: 600, maxAttempts: 2, backoffMs: 1200 } });
     await c.local.waitForReplies(1, { chat: 'k', timeoutMs: 5000 });
     await new Promise((r) => setTimeout(r, 300));
     expect(texts(c.local, 'k')).toEqual(['slow']);
