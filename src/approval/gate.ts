@@ -43,6 +43,12 @@ export interface GateOptions {
 
 export type ApprovalOutcome = 'approved' | 'denied' | 'denied_by_runtime';
 
+const DECISION_OF: Record<GateOutcome['kind'], ApprovalOutcome> = {
+  run: 'approved',
+  denied_by_user: 'denied',
+  denied_by_runtime: 'denied_by_runtime',
+};
+
 /** A fresh gate; its "Always" list lives as long as the gate (approvals.md §3). */
 export function createApprovalGate(opts: GateOptions): ApprovalGate {
   const always = new Set<string>();
@@ -55,13 +61,7 @@ export function createApprovalGate(opts: GateOptions): ApprovalGate {
   };
   const ask = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
     const outcome = await decide(tool, args, signal);
-    opts.onDecision?.(
-      outcome.kind === 'run'
-        ? 'approved'
-        : outcome.kind === 'denied_by_user'
-          ? 'denied'
-          : 'denied_by_runtime',
-    );
+    opts.onDecision?.(DECISION_OF[outcome.kind]);
     return outcome;
   };
   return {

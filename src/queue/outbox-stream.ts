@@ -43,8 +43,6 @@ export interface OutboxStream {
   saveProgress(entry: OutboxEntry, chunksSent: number): Promise<void>;
   /** Forgets consumers (past gateway processes) that hold nothing and were idle longer than `idleMs`. */
   pruneConsumers(idleMs: number): Promise<number>;
-  /** Entries not yet acknowledged, and how many of them a consumer holds. */
-  depth(): Promise<{ queued: number; pending: number }>;
 }
 
 type RawEntry = [id: string, fields: string[]] | null;
@@ -181,13 +179,6 @@ export function createOutboxStream(
         pruned++;
       }
       return pruned;
-    },
-    async depth() {
-      const [len, pending] = await Promise.all([
-        redis.xlen(key),
-        redis.xpending(key, OUTBOX_GROUP).catch(() => [0]) as Promise<unknown[]>,
-      ]);
-      return { queued: len, pending: Number(pending[0] ?? 0) };
     },
   };
 }

@@ -118,7 +118,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       const session = n === 0 && event.agent === agent ? ahead : undefined;
       const reply = await runEvent(conversation, event, session);
       if (!reply) return;
-      // The reply is queued and the event removed in one step: exactly one reply per event, in order.
+      // History, reply and the event's removal in one step: exactly one reply per event, in order.
       event = await inbox.settle(conversation, event, reply);
     }
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runtimeDenialText } from '../../src/approval/messages.ts';
+import { cronTexts } from '../../src/cron/messages.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
 import { toolResultIn } from '../helpers/agent-harness.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -90,7 +91,7 @@ describe('baton agent', () => {
     const res = await runCli(['agent', '-c', cfg, '-a', 'main', '-m', 'my jobs?'], { FAKE_MODEL_KEY: 'k' });
     expect(res.code).toBe(0);
     expect(res.stdout.trim()).toBe('listed');
-    expect(toolResultIn(server.requests[1]!, 'l')).toBe('No cron jobs for this agent');
+    expect(toolResultIn(server.requests[1]!, 'l')).toBe(cronTexts.none());
   });
 
   it('names an unknown agent clearly and exits non-zero', async () => {
