@@ -1,5 +1,5 @@
 // Background delegation end to end: BullMQ job, task record, artifact, management actions and their exact texts.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
@@ -7,6 +7,7 @@ import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.t
 import { createDelegateWorker, type DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { REDIS_URL } from '../../helpers/redis.ts';
+import { waitFor } from '../../helpers/wait.ts';
 import { DELEGATE_TOML, delegateCall } from './delegate-config.ts';
 import { resultOf } from './helpers.ts';
 
@@ -50,14 +51,8 @@ async function startBackground(agent: string, prompt = 'work'): Promise<string> 
   return id;
 }
 
-async function waitForStatus(id: string, status: string, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rec = await tasks().get(id);
-    if (rec?.status === status) return rec;
-    if (Date.now() > deadline) throw new Error(`task ${id} is ${rec?.status}, not ${status}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+async function waitForStatus(id: string, status: string) {
+  await waitFor(async () => (await tasks().get(id))?.status === status, 20_000, `task ${id} to be ${status}`);
 }
 
 describe('background delegation', () => {
@@ -65,7 +60,7 @@ describe('background delegation', () => {
     h.server.script([{ text: 'bg answer' }], { model: 'fast-model' });
     const id = await startBackground('writer');
     const [awaited, checked, listed] = await mainCalls([
-      ['a1', { action: 'await_sessions', task_ids: [id], timeout_ms: 5000 }],
+      ['a1', { action: 'await_sessions', task_ids: [id], timeout_ms: 20_000 }],
       ['c1', { action: 'check_result', task_id: id }],
       ['l1', { action: 'list_results' }],
     ]);
@@ -121,11 +116,15 @@ describe('background delegation', () => {
         finished_at: view.finished_at,
       },
     ]);
-    const artifact = readFileSync(
-      join(h.dataDir, 'workspaces', 'main', 'delegate_results', `${id}.json`),
-      'utf8',
+    // The worker rewrites the artifact after settling the record (delegate.md §11.5): wait for its final content.
+    const artifactFile = join(h.dataDir, 'workspaces', 'main', 'delegate_results', `${id}.json`);
+    const finalArtifact = JSON.stringify({ task_id: id, agent: 'writer', output: view.output }, null, 2);
+    const readArtifact = () => (existsSync(artifactFile) ? readFileSync(artifactFile, 'utf8') : null);
+    await waitFor(() => readArtifact() === finalArtifact, 20_000, 'the artifact with the output').catch(
+      () => {
+        expect(readArtifact()).toBe(finalArtifact);
+      },
     );
-    expect(artifact).toBe(JSON.stringify({ task_id: id, agent: 'writer', output: view.output }, null, 2));
     const rec = await tasks().get(id);
     expect(rec).toMatchObject({
       kind: 'delegate',
@@ -187,7 +186,7 @@ describe('background delegation', () => {
   });
 
   it('reports pending and missing ids on timeout, then failures', async () => {
-    h.server.script([{ delayMs: 800, status: 401 }], { model: 'primary-model' });
+    h.server.script([{ delayMs: 3000, status: 401 }], { model: 'primary-model' });
     h.server.script([{ status: 401 }], { model: 'backup-model' });
     const id = await startBackground('flaky');
     const missing = '0b8e8a52-5c1e-4b8a-9f0e-2d7c6a1b3e4f';
@@ -206,7 +205,7 @@ describe('background delegation', () => {
       true,
     );
     const [late, checked] = await mainCalls([
-      ['p2', { action: 'await_sessions', task_ids: [id], timeout_ms: 5000 }],
+      ['p2', { action: 'await_sessions', task_ids: [id], timeout_ms: 20_000 }],
       ['p3', { action: 'check_result', task_id: id }],
     ]);
     expect(late!.endsWith('\n\nError: one or more background tasks failed or were cancelled')).toBe(true);
@@ -219,7 +218,7 @@ describe('background delegation', () => {
   it('cancels a running task: its model request stops and the record says why', async () => {
     h.server.script([{ delayMs: 20_000, text: 'never' }], { model: 'deep-model' });
     const id = await startBackground('coder');
-    await h.server.waitForRequests(2, 5000); // the main turn's first request, then the child's
+    await h.server.waitForRequests(2, 20_000); // the main turn's first request, then the child's
     const [cancelled, again] = await mainCalls([
       ['k1', { action: 'cancel_task', task_id: id }],
       ['k2', { action: 'cancel_task', task_id: id }],
@@ -229,11 +228,7 @@ describe('background delegation', () => {
     const rec = await tasks().get(id);
     expect(rec).toMatchObject({ status: 'cancelled', error: 'Cancelled by user request' });
     // The job ends long before the model's 20 s reply: the child request was aborted.
-    const deadline = Date.now() + 5000;
-    while ((await worker.delegation.jobState(id)) === 'active' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(await worker.delegation.jobState(id)).not.toBe('active');
+    await waitFor(async () => (await worker.delegation.jobState(id)) !== 'active', 15_000, 'the job to end');
     expect((await tasks().get(id))?.status).toBe('cancelled');
   });
 
