@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { outboxStreamKey } from '../../src/queue/names.ts';
 import { createReplyOutbox } from '../../src/queue/reply-outbox.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const CHATS = 10;
 const PER_CHAT = 30;
@@ -37,14 +38,6 @@ const delivered = async () =>
     (r) => JSON.parse(r) as { chat: string; text: string; pid: number },
   );
 
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('a gateway killed mid-send', () => {
   it('loses no reply and keeps each conversation in order when another gateway takes over', async () => {
     const outbox = createReplyOutbox(redis, prefix);
@@ -58,11 +51,11 @@ describe('a gateway killed mid-send', () => {
       }
     }
     const a = await startGateway();
-    await until(async () => (await redis.llen(chatKey)) >= 100, 20_000, '100 sends');
+    await waitFor(async () => (await redis.llen(chatKey)) >= 100, 20_000, '100 sends');
     a.kill('SIGKILL');
     await new Promise((r) => a.once('exit', r));
     const b = await startGateway();
-    await until(
+    await waitFor(
       async () => new Set((await delivered()).map((d) => `${d.chat}/${d.text}`)).size === CHATS * PER_CHAT,
       30_000,
       'every reply',
@@ -76,7 +69,7 @@ describe('a gateway killed mid-send', () => {
       expect(texts.length - deduped.length).toBeLessThanOrEqual(1);
     }
     expect(new Set(got.map((d) => d.pid)).size).toBe(2);
-    await until(
+    await waitFor(
       async () => (await redis.xlen(outboxStreamKey(prefix, 'local.test'))) === 0,
       5000,
       'an empty outbox',

@@ -6,6 +6,7 @@ import { createCronJobRegistry } from '../../../src/cron/job-registry.ts';
 import type { CronScheduler } from '../../../src/queue/cron-scheduler.ts';
 import { createFireProcessor } from '../../../src/queue/cron-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+import { waitFor } from '../../helpers/wait.ts';
 import { attachCron, type CronFixture, schedulerFor } from './cron-fixture.ts';
 import { createRecordingOutbox, readDeliveries } from './recording-outbox.ts';
 
@@ -82,18 +83,6 @@ beforeEach(async () => {
   h.server.reset();
   await h.redis.del(chatKey());
 });
-
-async function waitFor(
-  check: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('config sync', () => {
   it('schedules enabled, listed agent jobs only; skips a past one-off; a second sync changes nothing', async () => {

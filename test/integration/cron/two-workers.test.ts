@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeModelServer, startFakeModelServer } from '../../fakes/model-server.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { waitFor } from '../../helpers/wait.ts';
 import { readDeliveries } from './recording-outbox.ts';
 import { type CronProcess, startCronProcess } from './spawned-process.ts';
 
@@ -68,14 +69,6 @@ async function fireTimes(): Promise<number[]> {
   return (await readDeliveries(redis, outboxKey())).map((d) =>
     Number(FIRE_KEY.exec(d.key)?.[1] ?? Number.NaN),
   );
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('cron across two worker processes', () => {
