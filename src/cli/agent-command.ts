@@ -1,4 +1,5 @@
 // `baton agent`: one top-level turn in this process, no channel registry, answer on stdout.
+import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { runTurn } from '../agent/run-turn.ts';
 import { createRuntimeServices } from '../agent/services.ts';
 import { loadConfigFile } from '../config/index.ts';
@@ -67,7 +68,7 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
       asker: null, // one-shot CLI: calls that need an operator decision are denied by the runtime
       signal: abort.signal,
     });
-    io.out(result.text);
+    io.out(outboundRedactor(services)(result.text));
     return 0;
   } catch (err) {
     io.err(`error: ${abort.signal.aborted ? 'interrupted' : errorMessage(err)}`);

@@ -7,6 +7,7 @@ import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { createChannelPresence, type PresenceHold } from '../control-plane/channel-presence.ts';
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { newWorkerId } from '../core/ids.ts';
+import { createTextRedactor } from '../core/redact.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
 import type { ConfigDiagnostics } from '../gateway/health.ts';
@@ -41,6 +42,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   });
   const holder = newWorkerId();
   const metrics = createMetricsStore(redis, prefix, logger);
+  const redact = createTextRedactor(config.secrets);
   const senders = opts.adapters.map((adapter) =>
     startReplyPump({
       adapter,
@@ -50,6 +52,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
       logger,
       metrics,
       consumer: holder,
+      redact,
       minIntervalMs: (config.channels[adapter.key]?.reply_min_interval_secs ?? 0) * 1000,
     }),
   );
