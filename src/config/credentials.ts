@@ -21,7 +21,9 @@ export function providerCredential(
 ): string | undefined {
   if (entry.api_key !== undefined && entry.api_key !== '') return entry.api_key;
   if (entry.requires_openai_auth) return undefined;
-  const name = Object.hasOwn(DEFAULT_CREDENTIAL_ENV, entry.type) ? DEFAULT_CREDENTIAL_ENV[entry.type] : undefined;
+  const name = Object.hasOwn(DEFAULT_CREDENTIAL_ENV, entry.type)
+    ? DEFAULT_CREDENTIAL_ENV[entry.type]
+    : undefined;
   const fromEnv = name === undefined ? undefined : env[name];
   return fromEnv === '' ? undefined : fromEnv;
 }

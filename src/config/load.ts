@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
 import type { z } from 'zod';
+import { MIN_REDACT_LENGTH, REDACTED, tooShortToRedact } from '../core/redact.ts';
 import { heldCredentials, secretSet } from './credentials.ts';
 import { checkCrossRefs } from './cross-refs.ts';
 import { interpolate } from './interpolate.ts';
@@ -29,7 +30,6 @@ import { semanticWarnings } from './semantic-warnings.ts';
 import { checkShape } from './shape-check.ts';
 import { formatPath, isTable, kindOf, sectionOf } from './toml-path.ts';
 import type { BatonConfig, Diagnostic } from './types.ts';
-import { MIN_REDACT_LENGTH, REDACTED, tooShortToRedact } from '../core/redact.ts';
 
 export interface LoadResult {
   /** Null only when `fatal`. */
@@ -137,7 +137,11 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
 function shortCredentialWarnings(config: BatonConfig, env: Env): Diagnostic[] {
   return heldCredentials(config, env)
     .filter((c) => tooShortToRedact(c.value))
-    .map((c) => ({ severity: 'warning', path: c.path, message: credentialTooShort(c.path, MIN_REDACT_LENGTH) }));
+    .map((c) => ({
+      severity: 'warning',
+      path: c.path,
+      message: credentialTooShort(c.path, MIN_REDACT_LENGTH),
+    }));
 }
 
 function checkSchemaVersion(doc: Record<string, unknown>): Diagnostic[] {
