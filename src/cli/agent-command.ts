@@ -6,6 +6,7 @@ import { loadConfigFile } from '../config/index.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { createLogger } from '../core/logger.ts';
+import { createTextRedactor } from '../core/redact.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
 import { type CronScheduler, createCronScheduler } from '../queue/cron-scheduler.ts';
 import { createDelegateWorker, type DelegateWorker } from '../queue/delegate-worker.ts';
@@ -71,7 +72,9 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
     io.out(outboundRedactor(services)(result.text));
     return 0;
   } catch (err) {
-    io.err(`error: ${abort.signal.aborted ? 'interrupted' : errorMessage(err)}`);
+    io.err(
+      `error: ${abort.signal.aborted ? 'interrupted' : createTextRedactor(config.secrets)(errorMessage(err))}`,
+    );
     return abort.signal.aborted ? 130 : 1;
   } finally {
     await delegateWorker?.close().catch(() => {});
