@@ -113,19 +113,20 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
     }
     await input.onModelResponse?.(res);
     for (const o of run.observers ?? []) await o.afterModelResponse?.(run, res);
+    // Redacted here too, so history (sent again, maybe to another provider) holds no known secret either.
+    const redact = outboundRedactor(run.services);
     if (toolFree || res.toolCalls.length === 0) {
-      const text = stripThinkBlocks(res.text);
+      const text = redact(stripThinkBlocks(res.text));
       push({ role: 'assistant', content: text });
       return { text, added, last: res };
     }
 
-    const calls = { role: 'assistant' as const, content: res.text, toolCalls: res.toolCalls };
+    const calls = { role: 'assistant' as const, content: redact(res.text), toolCalls: res.toolCalls };
     push(calls);
     // Signed thinking goes back within this loop only; history keeps the plain message.
     if (res.reasoning) messages[messages.length - 1] = { ...calls, reasoning: res.reasoning };
     const results = await runToolCalls(input, guard, res.toolCalls);
     // A tool can read a secret (a file, the environment, an error); the model never sees its value.
-    const redact = outboundRedactor(run.services);
     res.toolCalls.forEach((call, i) => {
       const text = truncateToolText(redact(modelVisibleText(results[i]!)), settings.maxToolResultChars);
       push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: text });

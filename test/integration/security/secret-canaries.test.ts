@@ -159,6 +159,13 @@ describe('secret canaries', () => {
     expect(reply).toContain(REDACTED);
     // The provider used exactly the key the secret set holds.
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${CANARY.defaultEnv}`);
+    // The next turn sends the history back to the model: the echoed secrets are not in it.
+    turns['env-model'] = [{ text: 'again' }];
+    local.replies.length = 0;
+    expect(await turn('echo', 'and now?')).toBe('again');
+    const next = server.requests[1];
+    expect(JSON.stringify(next?.body)).toContain(`here you go: ${REDACTED}`);
+    expect(found(JSON.stringify(next?.body))).toEqual([]);
   });
 
   it('a tool result holding every secret reaches the model redacted', async () => {
