@@ -28,6 +28,11 @@ export interface RuntimeServices {
   createProvider(ref: string, agentAlias: string): ModelProvider;
   /** Id of this process, written on task records. */
   workerId: string;
+  /**
+   * Replaces every known secret in text leaving baton (chat replies, tool results to a model). Absent in
+   * hand-built test services: `outboundRedactor` then builds one from `config.secrets`.
+   */
+  redact?: (text: string) => string;
   history: HistoryStore;
   sessionModels: SessionModelStore;
   treeBudget: TreeBudget;

@@ -12,6 +12,7 @@ import type { ToolRegistry } from '../tools/registry.ts';
 import type { ToolResult } from '../tools/types.ts';
 import { createDuplicateGuard } from './duplicate-guard.ts';
 import { maxIterationsText, TREE_BUDGET_EXHAUSTED } from './messages.ts';
+import { outboundRedactor } from './outbound-redact.ts';
 import type { RunContext } from './run-context.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 import { modelVisibleText, truncateToolText } from './tool-result-text.ts';
@@ -112,19 +113,22 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
     }
     await input.onModelResponse?.(res);
     for (const o of run.observers ?? []) await o.afterModelResponse?.(run, res);
+    // Redacted here too, so history (sent again, maybe to another provider) holds no known secret either.
+    const redact = outboundRedactor(run.services);
     if (toolFree || res.toolCalls.length === 0) {
-      const text = stripThinkBlocks(res.text);
+      const text = redact(stripThinkBlocks(res.text));
       push({ role: 'assistant', content: text });
       return { text, added, last: res };
     }
 
-    const calls = { role: 'assistant' as const, content: res.text, toolCalls: res.toolCalls };
+    const calls = { role: 'assistant' as const, content: redact(res.text), toolCalls: res.toolCalls };
     push(calls);
     // Signed thinking goes back within this loop only; history keeps the plain message.
     if (res.reasoning) messages[messages.length - 1] = { ...calls, reasoning: res.reasoning };
     const results = await runToolCalls(input, guard, res.toolCalls);
+    // A tool can read a secret (a file, the environment, an error); the model never sees its value.
     res.toolCalls.forEach((call, i) => {
-      const text = truncateToolText(modelVisibleText(results[i]!), settings.maxToolResultChars);
+      const text = truncateToolText(redact(modelVisibleText(results[i]!)), settings.maxToolResultChars);
       push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: text });
     });
   }

@@ -1,10 +1,12 @@
 // Builds the process-wide RuntimeServices from a loaded config and one Redis connection.
 import type { Redis } from 'ioredis';
+import { secretSet } from '../config/credentials.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { createTaskRecords } from '../control-plane/task-records.ts';
 import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
+import { createTextRedactor } from '../core/redact.ts';
 import { createCostLedger } from '../cost/ledger.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
 import type { ModelProvider } from '../providers/types.ts';
@@ -27,11 +29,15 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
   const { config, redis, logger } = opts;
   const prefix = config.redis.prefix;
   const chains = new Map<string, ModelProvider>();
+  const env = opts.env ?? process.env;
+  // The same function the provider chain takes its keys from, with the same env: the key sent is redacted.
+  const redact = createTextRedactor(secretSet(config, env, config.secrets));
   return {
     config,
     redis,
     logger,
     workerId: newWorkerId(),
+    redact,
     history: createHistoryStore(redis, prefix),
     sessionModels: createSessionModelStore(redis, prefix),
     treeBudget: createTreeBudget(redis, prefix),
@@ -50,7 +56,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
           agentAlias,
           providers: config.providers,
           reliability: config.reliability,
-          env: opts.env ?? process.env,
+          env,
           logger,
           ...(opts.fetch ? { fetch: opts.fetch } : {}),
         });

@@ -1,10 +1,12 @@
 // `baton agent`: one top-level turn in this process, no channel registry, answer on stdout.
+import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { runTurn } from '../agent/run-turn.ts';
 import { createRuntimeServices } from '../agent/services.ts';
 import { loadConfigFile } from '../config/index.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { createLogger } from '../core/logger.ts';
+import { createTextRedactor } from '../core/redact.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
 import { type CronScheduler, createCronScheduler } from '../queue/cron-scheduler.ts';
 import { createDelegateWorker, type DelegateWorker } from '../queue/delegate-worker.ts';
@@ -67,10 +69,12 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
       asker: null, // one-shot CLI: calls that need an operator decision are denied by the runtime
       signal: abort.signal,
     });
-    io.out(result.text);
+    io.out(outboundRedactor(services)(result.text));
     return 0;
   } catch (err) {
-    io.err(`error: ${abort.signal.aborted ? 'interrupted' : errorMessage(err)}`);
+    io.err(
+      `error: ${abort.signal.aborted ? 'interrupted' : createTextRedactor(config.secrets)(errorMessage(err))}`,
+    );
     return abort.signal.aborted ? 130 : 1;
   } finally {
     await delegateWorker?.close().catch(() => {});

@@ -2,10 +2,13 @@
 import { readFile } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
 import type { z } from 'zod';
+import { MIN_REDACT_LENGTH, REDACTED, tooShortToRedact } from '../core/redact.ts';
+import { heldCredentials, secretSet } from './credentials.ts';
 import { checkCrossRefs } from './cross-refs.ts';
 import { interpolate } from './interpolate.ts';
 import {
   cannotReadFile,
+  credentialTooShort,
   invalid,
   SCHEMA_VERSION_MISSING,
   typeReason,
@@ -108,8 +111,9 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
     config = normalise({
       sections,
       baseDir: opts.baseDir ?? process.cwd(),
-      secrets: interpolation.secrets,
     });
+    config.secrets = secretSet(config, env, interpolation.secrets);
+    diagnostics.push(...shortCredentialWarnings(config, env));
     const crossRefErrors = checkCrossRefs(config);
     diagnostics.push(...crossRefErrors);
     if (crossRefErrors.length > 0) {
@@ -127,6 +131,17 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
     fatal,
     droppedSections: fatal ? [] : SECTION_NAMES.filter((s) => broken.has(s)),
   };
+}
+
+/** A credential too short to redact from free text (core/redact.ts) is named by path, never by value. */
+function shortCredentialWarnings(config: BatonConfig, env: Env): Diagnostic[] {
+  return heldCredentials(config, env)
+    .filter((c) => tooShortToRedact(c.value))
+    .map((c) => ({
+      severity: 'warning',
+      path: c.path,
+      message: credentialTooShort(c.path, MIN_REDACT_LENGTH),
+    }));
 }
 
 function checkSchemaVersion(doc: Record<string, unknown>): Diagnostic[] {
@@ -218,6 +233,6 @@ function prune(diagnostics: Diagnostic[], interpolationErrors: readonly Diagnost
 function redact(diagnostics: Diagnostic[], secrets: readonly string[]): Diagnostic[] {
   const ordered = [...secrets].filter((s) => s !== '').sort((a, b) => b.length - a.length);
   if (ordered.length === 0) return diagnostics;
-  const scrub = (text: string): string => ordered.reduce((t, s) => t.split(s).join('[redacted]'), text);
+  const scrub = (text: string): string => ordered.reduce((t, s) => t.split(s).join(REDACTED), text);
   return diagnostics.map((d) => ({ ...d, message: scrub(d.message) }));
 }

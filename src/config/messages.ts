@@ -41,6 +41,11 @@ export const approverChannelNotLive = (key: string): string =>
 export const SANDBOX_UNSUPPORTED = 'sandboxing is not supported by baton; tools run unsandboxed';
 export const RECEIPTS_UNSUPPORTED = 'tool receipts are not supported by baton; no receipts are produced';
 export const SHELL_JOB_UNSUPPORTED = '"shell" jobs are not supported by baton; job disabled';
+export const credentialTooShort = (path: string, min: number): string =>
+  warningText(
+    path,
+    `credential is shorter than ${min} characters, too short to redact safely from replies, tool results and API responses; use a longer one`,
+  );
 export const CRON_NOT_LISTED = "not listed in any agent's cron_jobs; job will not run";
 
 // --- §16 cross-reference errors (full texts, each begins with the path) ---

@@ -30,10 +30,10 @@ export interface NormaliseInput {
   sections: SectionData;
   /** Relative paths (data_dir, workspace paths) resolve against it. */
   baseDir: string;
-  secrets: string[];
 }
 
-export function normalise({ sections, baseDir, secrets }: NormaliseInput): BatonConfig {
+/** `secrets` is left empty: the loader fills it from credentials.ts (it holds the environment). */
+export function normalise({ sections, baseDir }: NormaliseInput): BatonConfig {
   const dataDir = resolve(baseDir, sections.gateway.data_dir);
   const { cost } = sections;
   const config: BatonConfig = {
@@ -76,7 +76,6 @@ export function normalise({ sections, baseDir, secrets }: NormaliseInput): Baton
     cron: mapEntries(sections.cron, cronJobOf),
     secrets: [],
   };
-  config.secrets = collectSecrets(config, secrets);
   return config;
 }
 
@@ -246,24 +245,4 @@ function cronJobOf(alias: string, j: CronJobShape): CronJobConfig {
     session_target: j.session_target,
     delivery: j.delivery && { channel: j.delivery.channel.trim(), recipient: j.delivery.recipient },
   };
-}
-
-/** Interpolated values plus every secret-typed value written literally, so logs can redact both. */
-function collectSecrets(config: BatonConfig, interpolated: string[]): string[] {
-  const found = [...interpolated];
-  const add = (value: string | undefined): void => {
-    if (value !== undefined && value !== '') found.push(value);
-  };
-  add(config.gateway.api_token);
-  const redisPassword = /^[a-z]+:\/\/[^:@/]*:([^@/]+)@/i.exec(config.redis.url)?.[1];
-  add(redisPassword);
-  for (const p of Object.values(config.providers)) add(p.api_key);
-  for (const c of Object.values(config.channels)) {
-    add(c.bot_token);
-    if (c.type === 'slack') {
-      add(c.app_token);
-      add(c.signing_secret);
-    }
-  }
-  return unique(found);
 }

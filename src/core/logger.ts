@@ -1,6 +1,7 @@
 // pino logger with secret redaction and an async-local run scope merged into every line.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
+import { createDeepRedactor } from './redact.ts';
 
 export type { Logger } from 'pino';
 
@@ -19,30 +20,13 @@ export function currentRunScope(): RunScope | undefined {
 
 const REDACT_KEYS =
   /(secret|password|passwd|token|api_key|api-key|apikey|auth|bearer|private_key|credential)/i;
-const MIN_SECRET_LEN = 4;
 
-/** Replaces every known secret value in strings, and values of secret-looking keys, with `[redacted]`. */
+/**
+ * Replaces every known secret value in strings at any depth (objects, arrays, Errors and their stacks),
+ * and string values of secret-looking keys, with `[redacted]`.
+ */
 export function createRedactor(secrets: readonly string[]): (value: unknown) => unknown {
-  const needles = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LEN))].sort(
-    (a, b) => b.length - a.length,
-  );
-  const scrubString = (s: string): string => {
-    let out = s;
-    for (const n of needles) if (out.includes(n)) out = out.split(n).join('[redacted]');
-    return out;
-  };
-  const walk = (value: unknown, depth: number): unknown => {
-    if (typeof value === 'string') return scrubString(value);
-    if (depth > 6 || value === null || typeof value !== 'object') return value;
-    if (Array.isArray(value)) return value.map((v) => walk(v, depth + 1));
-    if (value instanceof Error) return { type: value.name, message: scrubString(value.message) };
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      out[k] = REDACT_KEYS.test(k) && typeof v === 'string' ? '[redacted]' : walk(v, depth + 1);
-    }
-    return out;
-  };
-  return (value) => walk(value, 0);
+  return createDeepRedactor(secrets, { secretKeys: REDACT_KEYS });
 }
 
 export interface LoggerOptions {

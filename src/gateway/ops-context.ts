@@ -4,7 +4,8 @@ import type { BatonConfig } from '../config/types.ts';
 import type { ChannelState } from '../control-plane/channel-presence.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import type { TaskList } from '../control-plane/task-list.ts';
-import { createRedactor, type Logger } from '../core/logger.ts';
+import type { Logger } from '../core/logger.ts';
+import { createTextRedactor } from '../core/redact.ts';
 import type { QueueStats } from '../queue/queue-stats.ts';
 import type { ConfigDiagnostics } from './health.ts';
 import type { AbortSession } from './session-abort.ts';
@@ -38,11 +39,11 @@ export interface OpsContext extends OpsServerDeps {
 
 export function resolveOpsContext(deps: OpsServerDeps): OpsContext {
   const token = deps.config.gateway.api_token;
-  const redactValue = createRedactor([...deps.config.secrets, ...(token ? [token] : [])]);
+  const redact = createTextRedactor([...deps.config.secrets, ...(token ? [token] : [])]);
   return {
     ...deps,
     timeoutMs: deps.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
-    redact: (text) => String(redactValue(text)),
+    redact,
     apiToken: token !== undefined && token.trim() !== '' ? token : undefined,
   };
 }

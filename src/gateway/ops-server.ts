@@ -54,6 +54,13 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
     }
   });
 
+  // Last line of defence: every response body (JSON already serialised, or text) loses known secret values,
+  // whatever a task record, a health probe error or a metric label carried. The redactor also matches a
+  // secret's JSON-escaped form.
+  app.addHook('onSend', async (_req, _reply, payload) =>
+    typeof payload === 'string' ? ctx.redact(payload) : payload,
+  );
+
   app.addHook('onResponse', async (req, reply) => {
     logger.debug(
       {

@@ -1,4 +1,5 @@
 // Resolves a provider ref into its ordered fallback candidates (delegate.md §10.1).
+import { providerCredential } from '../config/credentials.ts';
 import type { ProviderEntry } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ServedBy } from './types.ts';
@@ -12,14 +13,6 @@ export const DEFAULT_PROVIDER_URIS: Record<ProviderType, string | undefined> = {
   openai: 'https://api.openai.com/v1',
   openrouter: 'https://openrouter.ai/api/v1',
   ollama: 'http://localhost:11434',
-  custom: undefined,
-};
-
-const DEFAULT_CREDENTIAL_ENV: Record<ProviderType, string | undefined> = {
-  anthropic: 'ANTHROPIC_API_KEY',
-  openai: 'OPENAI_API_KEY',
-  openrouter: 'OPENROUTER_API_KEY',
-  ollama: undefined,
   custom: undefined,
 };
 
@@ -47,19 +40,6 @@ export function providerCreateError(type: string, agent: string, err: unknown): 
   });
 }
 
-function credential(
-  entry: ProviderEntry,
-  type: ProviderType,
-  env: Record<string, string | undefined>,
-): string | undefined {
-  if (entry.api_key !== undefined && entry.api_key !== '') return entry.api_key;
-  // An OAuth-style alias must never borrow the shared key of its type [kept].
-  if (entry.requires_openai_auth) return undefined;
-  const name = DEFAULT_CREDENTIAL_ENV[type];
-  const fromEnv = name === undefined ? undefined : env[name];
-  return fromEnv === '' ? undefined : fromEnv;
-}
-
 /** Checks one entry; returns the reason it cannot be used, or its type and base uri. */
 function checkEntry(entry: ProviderEntry): { type: ProviderType; baseUri: string } | string {
   if (!isSupportedType(entry.type)) return `unsupported provider type "${entry.type}"`;
@@ -84,7 +64,7 @@ function candidatesOf(
     entry,
     model,
     baseUri: checked.baseUri,
-    apiKey: credential(entry, checked.type, env),
+    apiKey: providerCredential(entry, env),
     nativeTools: entry.native_tools !== false,
     label: { provider: entry.ref, providerType: entry.type, model },
   }));

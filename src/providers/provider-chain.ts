@@ -55,6 +55,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
   const models = new Map<string, LanguageModel>();
   const protocol = chainToolProtocol(candidates.map((c) => c.nativeTools));
   const maxAttempts = opts.reliability.provider_retries + 1;
+  const redactKeys = createRedactor(candidates.flatMap((c) => (c.apiKey === undefined ? [] : [c.apiKey])));
 
   const sdkModel = (candidate: Candidate, model: string): LanguageModel => {
     const key = `${candidate.index}\u0000${model}`;
@@ -97,10 +98,10 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       const failure = classifyFailure(err, timer.signal.aborted);
-      // Full details go to the operator log only; the redactor also catches a key echoed in a body.
-      const redact = createRedactor(a.candidate.apiKey === undefined ? [] : [a.candidate.apiKey]);
+      // Full details go to the operator log only (never into the error the agent sees); the logger
+      // redacts the config's secret set, and this also every key of the chain echoed in a body.
       logger.warn(
-        redact({
+        redactKeys({
           provider: entry.ref,
           providerType: entry.type,
           model: a.model,

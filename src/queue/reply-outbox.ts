@@ -12,7 +12,12 @@ const enqueueReply = loadRedisScript(join(import.meta.dirname, 'lua', 'enqueue-r
 /** A queued reply is recognised this long, so a redelivered turn that replies again is dropped. */
 export const REPLY_IDEMPOTENCY_TTL_SECS = 24 * 60 * 60;
 
-export function createReplyOutbox(redis: Redis, prefix: string): OutboxWriter {
+/** `redact` is the last line of defence for every reply, card and cron delivery queued here. */
+export function createReplyOutbox(
+  redis: Redis,
+  prefix: string,
+  redact: (text: string) => string = (text) => text,
+): OutboxWriter {
   return {
     async enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string, order?: ReplyOrder) {
       await enqueueReply(
@@ -21,7 +26,7 @@ export function createReplyOutbox(redis: Redis, prefix: string): OutboxWriter {
         [
           REPLY_IDEMPOTENCY_TTL_SECS,
           JSON.stringify(to),
-          msg.text,
+          redact(msg.text),
           order?.conversation ?? '',
           order?.seq ?? '',
         ],

@@ -44,6 +44,8 @@ export interface ReplyPumpOptions {
   metrics?: Pick<MetricsStore, 'countOutbox'>;
   /** Overrides for tests: takeover and retry timings. */
   timings?: Partial<PumpTimings>;
+  /** Last line of defence before the platform: known secret values are replaced (before chunking). */
+  redact?: (text: string) => string;
 }
 
 export interface PumpTimings {
@@ -114,7 +116,8 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
 
   /** Sends every chunk not yet sent; false when stopping (the entry stays queued). */
   async function sendChunks(entry: OutboxEntry): Promise<{ done: boolean; progressSaved: boolean }> {
-    const chunks = chunkText(entry.text, adapter.maxMessageLength);
+    // Redacted before chunking, so a secret cannot straddle two chunks; deterministic, so resumes line up.
+    const chunks = chunkText(opts.redact ? opts.redact(entry.text) : entry.text, adapter.maxMessageLength);
     const paceKey = `${opts.prefix}:pace:${adapter.key}:${entry.to.chat}`;
     let sent = await stream.progress(entry);
     let attempts = 0;

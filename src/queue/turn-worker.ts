@@ -1,5 +1,6 @@
 // Runs turns: a drain job takes its conversation's events in arrival order, one turn at a time.
 import { type Job, Worker } from 'bullmq';
+import { outboundRedactor } from '../agent/outbound-redact.ts';
 import type { RuntimeServices } from '../agent/run-context.ts';
 import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
 import { EMPTY_ANSWER, TURN_ABORTED, turnFailed } from '../channel/messages.ts';
@@ -51,6 +52,7 @@ const DEFAULT_LOCK_MS = 10_000;
 export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   const { services, inbox, logger } = { ...opts, logger: opts.services.logger };
   const maxEvents = opts.maxEventsPerJob ?? 20;
+  const redact = outboundRedactor(services);
   const active = new Set<AbortController>();
   let closing = false; // stop starting new events
   let aborting = false; // grace is over: running turns are handed back
@@ -103,7 +105,8 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     }
     await marked;
     // The settle commits history and reply, and clears the running mark.
-    if (!handedBack) return { to: origin, text, turnId, ...(history ? { history } : {}) };
+    // Last line of defence: no known secret value reaches the chat, whatever the model or an error wrote.
+    if (!handedBack) return { to: origin, text: redact(text), turnId, ...(history ? { history } : {}) };
     await opts.running.markDone(conversation, turnId);
     return null;
   }

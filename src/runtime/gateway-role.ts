@@ -8,6 +8,7 @@ import { createChannelPresence, type PresenceHold } from '../control-plane/chann
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
+import { createTextRedactor } from '../core/redact.ts';
 import { createRedis } from '../core/redis.ts';
 import type { ConfigDiagnostics } from '../gateway/health.ts';
 import { createOpsDeps } from '../gateway/ops-deps.ts';
@@ -41,6 +42,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   });
   const holder = newWorkerId();
   const metrics = createMetricsStore(redis, prefix, logger);
+  const redact = createTextRedactor(config.secrets);
   const senders = opts.adapters.map((adapter) =>
     startReplyPump({
       adapter,
@@ -50,6 +52,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
       logger,
       metrics,
       consumer: holder,
+      redact,
       minIntervalMs: (config.channels[adapter.key]?.reply_min_interval_secs ?? 0) * 1000,
     }),
   );

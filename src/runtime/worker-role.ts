@@ -1,5 +1,6 @@
 // The worker role: agent turns from the turns queue (and, as they land, cron runs and background delegations).
 import type { Redis } from 'ioredis';
+import { outboundRedactor } from '../agent/outbound-redact.ts';
 import type { RuntimeServices } from '../agent/run-context.ts';
 import { createRuntimeServices } from '../agent/services.ts';
 import type { BatonConfig } from '../config/types.ts';
@@ -43,7 +44,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const inbox = createConversationInbox(redis, prefix, logger);
   const turns = createTurnQueue(url, prefix);
-  const outbox = createReplyOutbox(redis, prefix);
+  const outbox = createReplyOutbox(redis, prefix, outboundRedactor(services));
   const worker = startTurnWorker({
     services,
     inbox,

@@ -106,11 +106,11 @@ ${rest}
           `channels = ["telegram.home"]
 [channels.telegram.home]
 enabled = true
-bot_token = "t"
+bot_token = "tg-token"
 [channels.slack.ops]
 enabled = true
-bot_token = "b"
-app_token = "x"
+bot_token = "xoxb-bot"
+app_token = "xapp-app"
 `,
         ),
       );
@@ -118,13 +118,14 @@ app_token = "x"
     });
 
     it('does not warn for a live channel, written in full or as a bare unique type', () => {
-      const channels = '[channels.slack.ops]\nenabled = true\nbot_token = "b"\nsigning_secret = "s"\n';
+      const channels =
+        '[channels.slack.ops]\nenabled = true\nbot_token = "xoxb-bot"\nsigning_secret = "signing-1"\n';
       expect(warnings(load(withRoute('slack.ops', channels)))).toEqual([]);
       expect(warnings(load(withRoute('slack', channels)))).toEqual([]);
     });
 
     it('warns for a bare type that matches several enabled aliases', () => {
-      const channels = `[channels.telegram.one]\nenabled = true\nbot_token = "1"\n[channels.telegram.two]\nenabled = true\nbot_token = "2"\n`;
+      const channels = `[channels.telegram.one]\nenabled = true\nbot_token = "tg-one-1"\n[channels.telegram.two]\nenabled = true\nbot_token = "tg-two-2"\n`;
       expect(warnings(load(withRoute('telegram', channels)))).toEqual([liveness('telegram')]);
     });
   });
