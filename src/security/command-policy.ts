@@ -3,7 +3,7 @@ import { basename, isAbsolute } from 'node:path';
 import { assessArgv, type CommandClass } from './command-risk.ts';
 import { commandsEquivalent } from './escalation.ts';
 import { command as text } from './messages.ts';
-import { checkPath, type PathPolicy } from './path-guard.ts';
+import { checkPath, type PathDenial, type PathPolicy } from './path-guard.ts';
 import { isWithin, realpathNearest } from './paths.ts';
 import { splitCommand } from './shell-lexer.ts';
 import type { CommandRisk, SecurityPolicy } from './types.ts';
@@ -49,34 +49,39 @@ export function isProgramAllowed(policy: CommandPolicy, program: string): boolea
 }
 
 /**
- * Values in an argument that may name a file: the argument itself, `--opt=<value>`, and the value attached to
- * a short option (`-C..`, `-o/tmp/x`, `-Cdir`), whatever it looks like.
+ * Values in an argument that may name a file: the argument itself, `--opt=<value>`, and whatever follows any
+ * leading letter of a short-option cluster, since the classifier cannot know which letter takes a value (`-C..`,
+ * `-o/tmp/x`, `-uo/tmp/x`, `-xzf/tmp/a.tar`).
  */
 export function pathCandidates(arg: string): string[] {
   if (arg === '-' || arg === '--') return [];
   if (!arg.startsWith('-')) return [arg];
   const eq = arg.indexOf('=');
   if (arg.startsWith('--')) return eq >= 0 ? [arg.slice(eq + 1)] : [];
-  const found = arg.length > 2 ? [arg.slice(2)] : [];
+  const found: string[] = [];
+  for (let i = 2; i < arg.length && /[A-Za-z]/.test(arg[i - 1]!); i++) found.push(arg.slice(i));
   if (eq >= 0) found.push(arg.slice(eq + 1));
   return found;
 }
 
 const checkable = (candidate: string) => candidate !== '' && !candidate.includes('://');
 
+function denial(candidate: string, reason: PathDenial): string {
+  if (reason === 'forbidden') return text.forbiddenPath(candidate);
+  if (reason === 'read_only_root') return text.readOnlyTarget(candidate);
+  return text.outsideWorkspace(candidate);
+}
+
 function checkArguments(policy: CommandPolicy, args: readonly string[], cls: CommandClass): string | null {
-  for (const arg of args) {
-    for (const candidate of pathCandidates(arg).filter(checkable)) {
-      const res = checkPath(policy, candidate, 'any');
-      if (res.ok) continue;
-      return res.reason === 'forbidden' ? text.forbiddenPath(candidate) : text.outsideWorkspace(candidate);
-    }
+  for (const candidate of args.flatMap(pathCandidates).filter(checkable)) {
+    const res = checkPath(policy, candidate, 'any');
+    if (!res.ok) return denial(candidate, res.reason);
   }
   // What the command writes must be writable, as for file_write: a read-only root refuses the write.
-  const targets = cls.targets === 'all' ? args.flatMap(pathCandidates) : cls.targets.flatMap(pathCandidates);
+  const targets = cls.targets === 'all' ? args.flatMap(pathCandidates) : cls.targets;
   for (const target of targets.filter(checkable)) {
     const res = checkPath(policy, target, 'write');
-    if (!res.ok && res.reason === 'read_only_root') return text.readOnlyTarget(target);
+    if (!res.ok && res.reason !== 'write_only_root') return denial(target, res.reason);
   }
   return null;
 }

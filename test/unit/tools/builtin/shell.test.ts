@@ -109,10 +109,20 @@ describe('shell', () => {
     expect(existsSync(join(ws, 'nobody.txt'))).toBe(false);
   });
 
-  it('does not ask when medium-risk approval is off', async () => {
+  it('does not ask for a medium command that does not write when medium-risk approval is off', async () => {
     const { ctx, gate } = setup({ require_approval_for_medium_risk: false });
-    expect((await shell.execute({ command: 'touch free.txt' }, ctx)).success).toBe(true);
+    expect((await shell.execute({ command: 'git -c color.ui=always --version' }, ctx)).success).toBe(true);
     expect(gate.asks).toEqual([]);
+  });
+
+  it('asks for a command that writes as file_write would, whatever require_approval_for_medium_risk says', async () => {
+    const { ctx, gate } = setup({ require_approval_for_medium_risk: false });
+    expect((await shell.execute({ command: 'touch asked.txt' }, ctx)).success).toBe(true);
+    expect(gate.asks).toEqual([{ tool: 'shell', args: { command: 'touch asked.txt' } }]);
+    // With file_write auto-approved, a shell write is approved the same way.
+    const approved = setup({ require_approval_for_medium_risk: false, auto_approve: ['file_write'] });
+    expect((await shell.execute({ command: 'touch free.txt' }, approved.ctx)).success).toBe(true);
+    expect(approved.gate.asks).toEqual([]);
   });
 
   it('refuses forbidden and outside path arguments', async () => {
