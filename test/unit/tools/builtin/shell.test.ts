@@ -205,3 +205,42 @@ describe('shell', () => {
     }
   });
 });
+
+describe('shell: commands that used to pass as low risk (issue 8)', () => {
+  it('refuses `git -C . push --force` under the default profile, and asks for it when high risk is unblocked', async () => {
+    const blocked = setup();
+    expect(await shell.execute({ command: 'git -C . push --force' }, blocked.ctx)).toMatchObject({
+      success: false,
+      error: "Command 'git' is high-risk and blocked by this agent's risk profile (block_high_risk_commands)",
+    });
+    expect(blocked.gate.asks).toEqual([]);
+
+    const asked = setup({ block_high_risk_commands: false }, 'denied_by_user');
+    expect(await shell.execute({ command: 'git -C . push --force' }, asked.ctx)).toMatchObject({
+      success: false,
+      error: 'Denied by user.',
+    });
+    expect(asked.gate.asks).toEqual([{ tool: 'shell', args: { command: 'git -C . push --force' } }]);
+  });
+
+  it('never installs an fsmonitor hook without an operator', async () => {
+    const { ctx, gate } = setup({ block_high_risk_commands: false }, 'denied_by_user');
+    const r = await shell.execute({ command: "git -C . config core.fsmonitor 'touch pwned'" }, ctx);
+    expect(r.error).toBe('Denied by user.');
+    expect(gate.asks).toHaveLength(1);
+    expect(existsSync(join(ws, 'pwned'))).toBe(false);
+  });
+
+  it('asks before a command writes a file, as file_write would', async () => {
+    const { ctx, gate } = setup({ allowed_commands: ['sort', 'uniq', 'find'] }, 'denied_by_user');
+    for (const command of ['sort -o sorted.txt in.txt', 'uniq in.txt uniq.txt', 'find . -fprint found.txt']) {
+      expect((await shell.execute({ command }, ctx)).error, command).toBe('Denied by user.');
+    }
+    expect(gate.asks.map((a) => a.args)).toEqual([
+      { command: 'sort -o sorted.txt in.txt' },
+      { command: 'uniq in.txt uniq.txt' },
+      { command: 'find . -fprint found.txt' },
+    ]);
+    for (const f of ['sorted.txt', 'uniq.txt', 'found.txt']) expect(existsSync(join(ws, f))).toBe(false);
+  });
+});
