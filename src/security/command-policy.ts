@@ -1,9 +1,9 @@
 // Shell command policy: parse to argv, allowlist the program, classify risk, block high risk, guard path arguments.
 import { basename, isAbsolute } from 'node:path';
-import { classifyArgv } from './command-risk.ts';
+import { assessArgv, type CommandClass } from './command-risk.ts';
 import { commandsEquivalent } from './escalation.ts';
 import { command as text } from './messages.ts';
-import { checkPath, type PathPolicy } from './path-guard.ts';
+import { checkPath, type PathDenial, type PathPolicy } from './path-guard.ts';
 import { isWithin, realpathNearest } from './paths.ts';
 import { splitCommand } from './shell-lexer.ts';
 import type { CommandRisk, SecurityPolicy } from './types.ts';
@@ -11,11 +11,16 @@ import type { CommandRisk, SecurityPolicy } from './types.ts';
 export type CommandPolicy = PathPolicy &
   Pick<
     SecurityPolicy,
-    'autonomy' | 'allowedCommands' | 'blockHighRiskCommands' | 'requireApprovalForMediumRisk'
+    | 'autonomy'
+    | 'allowedCommands'
+    | 'blockHighRiskCommands'
+    | 'requireApprovalForMediumRisk'
+    | 'autoApprove'
+    | 'alwaysAsk'
   >;
 
 export type CommandCheck =
-  | { ok: true; argv: string[]; risk: CommandRisk; needsApproval: boolean }
+  | { ok: true; argv: string[]; risk: CommandRisk; writes: boolean; needsApproval: boolean }
   | { ok: false; error: string };
 
 /** Locations the agent can write to: a program there could be one the model just wrote. */
@@ -43,32 +48,66 @@ export function isProgramAllowed(policy: CommandPolicy, program: string): boolea
   return false;
 }
 
-/** Values in an argument that may name a file: the argument, `--opt=<value>`, and `-f<value>` short forms. */
-function pathCandidates(arg: string): string[] {
+/**
+ * Values in an argument that may name a file: the argument itself, `--opt=<value>`, and whatever follows any
+ * leading letter of a short-option cluster, since the classifier cannot know which letter takes a value (`-C..`,
+ * `-o/tmp/x`, `-uo/tmp/x`, `-xzf/tmp/a.tar`).
+ */
+export function pathCandidates(arg: string): string[] {
+  if (arg === '-' || arg === '--') return [];
   if (!arg.startsWith('-')) return [arg];
   const eq = arg.indexOf('=');
-  if (eq >= 0) return [arg.slice(eq + 1)];
-  if (/^-[A-Za-z]./.test(arg) && arg.slice(2).includes('/')) return [arg.slice(2)];
-  return [];
+  if (arg.startsWith('--')) return eq >= 0 ? [arg.slice(eq + 1)] : [];
+  const found: string[] = [];
+  for (let i = 2; i < arg.length && /[A-Za-z]/.test(arg[i - 1]!); i++) found.push(arg.slice(i));
+  if (eq >= 0) found.push(arg.slice(eq + 1));
+  return found;
 }
 
-function checkArguments(policy: CommandPolicy, args: readonly string[]): string | null {
-  for (const arg of args) {
-    for (const candidate of pathCandidates(arg)) {
-      if (candidate === '' || candidate.includes('://')) continue;
-      const res = checkPath(policy, candidate, 'any');
-      if (res.ok) continue;
-      return res.reason === 'forbidden' ? text.forbiddenPath(candidate) : text.outsideWorkspace(candidate);
-    }
+const checkable = (candidate: string) => candidate !== '' && !candidate.includes('://');
+
+function denial(candidate: string, reason: PathDenial): string {
+  if (reason === 'forbidden') return text.forbiddenPath(candidate);
+  if (reason === 'read_only_root') return text.readOnlyTarget(candidate);
+  return text.outsideWorkspace(candidate);
+}
+
+function checkArguments(policy: CommandPolicy, args: readonly string[], cls: CommandClass): string | null {
+  for (const candidate of args.flatMap(pathCandidates).filter(checkable)) {
+    const res = checkPath(policy, candidate, 'any');
+    if (!res.ok) return denial(candidate, res.reason);
+  }
+  // What the command writes must be writable, as for file_write: a read-only root refuses the write.
+  const targets = cls.targets === 'all' ? args.flatMap(pathCandidates) : cls.targets;
+  for (const target of targets.filter(checkable)) {
+    const res = checkPath(policy, target, 'write');
+    if (!res.ok && res.reason !== 'write_only_root') return denial(target, res.reason);
   }
   return null;
 }
 
-/** Medium risk asks when the profile says so; unblocked high risk always asks. Full autonomy never asks. */
-function needsApproval(policy: CommandPolicy, risk: CommandRisk): boolean {
+const listed = (list: readonly string[], tool: string) => list.includes('*') || list.includes(tool);
+
+/**
+ * Whether a `file_write` call would need an operator under this profile (approvals.md §2, without the
+ * per-gate "Always" list): a command that writes is a write for the approval rules.
+ */
+function fileWriteNeedsApproval(policy: CommandPolicy): boolean {
+  if (policy.autonomy === 'readonly') return false;
+  if (listed(policy.alwaysAsk, 'file_write')) return true;
+  if (policy.autonomy === 'full') return false;
+  return !listed(policy.autoApprove, 'file_write');
+}
+
+/**
+ * Under supervised: high risk always asks, a write asks as `file_write` would, other medium risk asks when
+ * the profile says so. Full autonomy asks only for writes when `always_ask` lists `file_write`.
+ */
+function needsApproval(policy: CommandPolicy, cls: CommandClass): boolean {
+  if (cls.writes && fileWriteNeedsApproval(policy)) return true;
   if (policy.autonomy !== 'supervised') return false;
-  if (risk === 'high') return true;
-  return risk === 'medium' && policy.requireApprovalForMediumRisk;
+  if (cls.risk === 'high') return true;
+  return cls.risk === 'medium' && policy.requireApprovalForMediumRisk;
 }
 
 export function checkCommand(policy: CommandPolicy, commandLine: unknown): CommandCheck {
@@ -78,16 +117,22 @@ export function checkCommand(policy: CommandPolicy, commandLine: unknown): Comma
   const [program, ...args] = lexed.argv;
   if (program === undefined || program === '') return { ok: false, error: text.empty() };
   if (!isProgramAllowed(policy, program)) return { ok: false, error: text.notAllowed(program) };
-  const risk = classifyArgv(lexed.argv);
-  if (risk === 'high' && policy.blockHighRiskCommands)
+  const cls = assessArgv(lexed.argv);
+  if (cls.risk === 'high' && policy.blockHighRiskCommands)
     return { ok: false, error: text.highRiskBlocked(program) };
-  const argError = checkArguments(policy, args);
+  const argError = checkArguments(policy, args, cls);
   if (argError) return { ok: false, error: argError };
-  return { ok: true, argv: lexed.argv, risk, needsApproval: needsApproval(policy, risk) };
+  return {
+    ok: true,
+    argv: lexed.argv,
+    risk: cls.risk,
+    writes: cls.writes,
+    needsApproval: needsApproval(policy, cls),
+  };
 }
 
 /** Risk of a command line without checking it (for summaries); unparsable lines count as high. */
 export function classifyCommand(commandLine: string): CommandRisk {
   const lexed = splitCommand(commandLine.trim());
-  return lexed.ok && lexed.argv.length > 0 ? classifyArgv(lexed.argv) : 'high';
+  return lexed.ok && lexed.argv.length > 0 ? assessArgv(lexed.argv).risk : 'high';
 }

@@ -58,6 +58,8 @@ export const command = {
   highRiskBlocked: (program: string) =>
     `Command '${program}' is high-risk and blocked by this agent's risk profile (block_high_risk_commands)`,
   forbiddenPath: (arg: string) => `Command argument '${arg}' names a forbidden path`,
+  readOnlyTarget: (arg: string) =>
+    `Command argument '${arg}' is in a read-only root, and this command may write to it; writing there is not allowed`,
   outsideWorkspace: (arg: string) =>
     `Command argument '${arg}' points outside the workspace and allowed roots (workspace_only is on)`,
   timedOut: (secs: number) => `Command timed out after ${secs}s and was killed`,

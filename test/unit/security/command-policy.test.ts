@@ -86,6 +86,7 @@ describe('checkCommand', () => {
       ok: true,
       argv: ['git', 'status'],
       risk: 'low',
+      writes: false,
       needsApproval: false,
     });
   });
@@ -145,9 +146,10 @@ describe('checkCommand', () => {
       needsApproval: true,
     });
     expect(checkCommand(policy, 'npm install')).toMatchObject({ risk: 'medium', needsApproval: true });
-    expect(checkCommand({ ...policy, requireApprovalForMediumRisk: false }, 'touch a.txt')).toMatchObject({
-      needsApproval: false,
-    });
+    // A medium command that does not write follows require_approval_for_medium_risk alone.
+    expect(
+      checkCommand({ ...policy, requireApprovalForMediumRisk: false }, 'git -c color.ui=always log'),
+    ).toMatchObject({ risk: 'medium', writes: false, needsApproval: false });
     expect(checkCommand({ ...policy, autonomy: 'full', workspaceOnly: false }, 'touch a.txt')).toMatchObject({
       needsApproval: false,
     });

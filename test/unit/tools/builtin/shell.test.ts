@@ -109,10 +109,20 @@ describe('shell', () => {
     expect(existsSync(join(ws, 'nobody.txt'))).toBe(false);
   });
 
-  it('does not ask when medium-risk approval is off', async () => {
+  it('does not ask for a medium command that does not write when medium-risk approval is off', async () => {
     const { ctx, gate } = setup({ require_approval_for_medium_risk: false });
-    expect((await shell.execute({ command: 'touch free.txt' }, ctx)).success).toBe(true);
+    expect((await shell.execute({ command: 'git -c color.ui=always --version' }, ctx)).success).toBe(true);
     expect(gate.asks).toEqual([]);
+  });
+
+  it('asks for a command that writes as file_write would, whatever require_approval_for_medium_risk says', async () => {
+    const { ctx, gate } = setup({ require_approval_for_medium_risk: false });
+    expect((await shell.execute({ command: 'touch asked.txt' }, ctx)).success).toBe(true);
+    expect(gate.asks).toEqual([{ tool: 'shell', args: { command: 'touch asked.txt' } }]);
+    // With file_write auto-approved, a shell write is approved the same way.
+    const approved = setup({ require_approval_for_medium_risk: false, auto_approve: ['file_write'] });
+    expect((await shell.execute({ command: 'touch free.txt' }, approved.ctx)).success).toBe(true);
+    expect(approved.gate.asks).toEqual([]);
   });
 
   it('refuses forbidden and outside path arguments', async () => {
@@ -193,5 +203,44 @@ describe('shell', () => {
       const r = await shell.execute(input as never, ctx);
       expect(r.success).toBe(false);
     }
+  });
+});
+
+describe('shell: commands that used to pass as low risk (issue 8)', () => {
+  it('refuses `git -C . push --force` under the default profile, and asks for it when high risk is unblocked', async () => {
+    const blocked = setup();
+    expect(await shell.execute({ command: 'git -C . push --force' }, blocked.ctx)).toMatchObject({
+      success: false,
+      error: "Command 'git' is high-risk and blocked by this agent's risk profile (block_high_risk_commands)",
+    });
+    expect(blocked.gate.asks).toEqual([]);
+
+    const asked = setup({ block_high_risk_commands: false }, 'denied_by_user');
+    expect(await shell.execute({ command: 'git -C . push --force' }, asked.ctx)).toMatchObject({
+      success: false,
+      error: 'Denied by user.',
+    });
+    expect(asked.gate.asks).toEqual([{ tool: 'shell', args: { command: 'git -C . push --force' } }]);
+  });
+
+  it('never installs an fsmonitor hook without an operator', async () => {
+    const { ctx, gate } = setup({ block_high_risk_commands: false }, 'denied_by_user');
+    const r = await shell.execute({ command: "git -C . config core.fsmonitor 'touch pwned'" }, ctx);
+    expect(r.error).toBe('Denied by user.');
+    expect(gate.asks).toHaveLength(1);
+    expect(existsSync(join(ws, 'pwned'))).toBe(false);
+  });
+
+  it('asks before a command writes a file, as file_write would', async () => {
+    const { ctx, gate } = setup({ allowed_commands: ['sort', 'uniq', 'find'] }, 'denied_by_user');
+    for (const command of ['sort -o sorted.txt in.txt', 'uniq in.txt uniq.txt', 'find . -fprint found.txt']) {
+      expect((await shell.execute({ command }, ctx)).error, command).toBe('Denied by user.');
+    }
+    expect(gate.asks.map((a) => a.args)).toEqual([
+      { command: 'sort -o sorted.txt in.txt' },
+      { command: 'uniq in.txt uniq.txt' },
+      { command: 'find . -fprint found.txt' },
+    ]);
+    for (const f of ['sorted.txt', 'uniq.txt', 'found.txt']) expect(existsSync(join(ws, f))).toBe(false);
   });
 });
