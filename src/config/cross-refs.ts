@@ -8,6 +8,7 @@ import {
   delegateSelf,
   riskProfileMissing,
 } from './messages.ts';
+import { hasEntry as has } from './lookup.ts';
 import { formatPath } from './toml-path.ts';
 import type { BatonConfig, Diagnostic } from './types.ts';
 
@@ -16,7 +17,6 @@ export function checkCrossRefs(config: BatonConfig): Diagnostic[] {
   const error = (segments: PropertyKey[], message: string): void => {
     out.push({ severity: 'error', path: formatPath(segments), message });
   };
-  const has = (table: object, key: string): boolean => Object.hasOwn(table, key);
 
   for (const [a, agent] of Object.entries(config.agents)) {
     const seen = new Set<string>();

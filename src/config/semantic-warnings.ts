@@ -12,6 +12,7 @@ import {
 } from './messages.ts';
 import { formatPath } from './toml-path.ts';
 import type { BatonConfig, Diagnostic } from './types.ts';
+import { hasEntry as has } from './lookup.ts';
 import { liveChannelKeys, resolveApproverChannel } from './views.ts';
 
 /** Runs on the config that will actually start, after dropped sections are removed. */
@@ -21,7 +22,6 @@ export function semanticWarnings(config: BatonConfig): Diagnostic[] {
     const path = formatPath(segments);
     out.push({ severity: 'warning', path, message: warningText(path, reason) });
   };
-  const has = (table: object, key: string): boolean => Object.hasOwn(table, key);
 
   for (const p of Object.values(config.providers)) {
     p.fallback.forEach((ref, i) => {

@@ -6,7 +6,7 @@ import {
   DEFAULT_FORBIDDEN_PATHS,
 } from '../../src/config/defaults.ts';
 import type { AgentConfig, BatonConfig, RiskProfile, RuntimeProfile } from '../../src/config/types.ts';
-import { DEFAULT_RUNTIME_PROFILE } from '../../src/config/views.ts';
+import { DEFAULT_RUNTIME_PROFILE } from '../../src/config/defaults.ts';
 import type { SecurityPolicy } from '../../src/security/types.ts';
 
 export { DEFAULT_AUTO_APPROVE };
