@@ -9,6 +9,7 @@ import {
   ROUTE_DOWN_MODEL_REQUIRED,
   SLACK_MODE_REQUIRED,
 } from './messages.ts';
+import { ownEntry } from './lookup.ts';
 import { formatPath, isTable } from './toml-path.ts';
 import type { Diagnostic } from './types.ts';
 
@@ -45,7 +46,7 @@ export function checkRules(doc: Record<string, unknown>): Diagnostic[] {
 
   const channels = tableAt(doc.channels);
   for (const type of ['telegram', 'discord', 'slack']) {
-    for (const [alias, raw] of Object.entries(tableAt(channels[type]))) {
+    for (const [alias, raw] of Object.entries(tableAt(ownEntry(channels, type)))) {
       const channel = tableAt(raw);
       if (channel.enabled !== true) continue;
       if (blank(channel.bot_token)) error(['channels', type, alias, 'bot_token'], BOT_TOKEN_REQUIRED);
