@@ -1,4 +1,6 @@
 // Step 5 of loading: the cross-reference errors of spec/config.md §16, in the spec's order per agent.
+
+import { hasEntry as has } from './lookup.ts';
 import {
   channelMissing,
   cronJobMissing,
@@ -8,7 +10,6 @@ import {
   delegateSelf,
   riskProfileMissing,
 } from './messages.ts';
-import { hasEntry as has } from './lookup.ts';
 import { formatPath } from './toml-path.ts';
 import type { BatonConfig, Diagnostic } from './types.ts';
 

@@ -15,8 +15,6 @@ export {
   loadConfigText,
   resolveConfigPath,
 } from './load.ts';
-export { formatPath } from './toml-path.ts';
-export type * from './types.ts';
 export {
   agentOf,
   channelOf,
@@ -27,6 +25,8 @@ export {
   riskProfileFor,
   runtimeProfileFor,
 } from './lookup.ts';
+export { formatPath } from './toml-path.ts';
+export type * from './types.ts';
 export {
   effectiveMaxDelegationDepth,
   effectiveMaxToolIterations,

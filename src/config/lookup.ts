@@ -38,7 +38,9 @@ export function riskProfileFor(config: BatonConfig, agentAlias: string): RiskPro
 /** The agent's `runtime_profile` entry; the runtime defaults (config.md §11) when it is empty or names nothing. */
 export function runtimeProfileFor(config: BatonConfig, agentAlias: string): RuntimeProfile {
   const name = agentOf(config, agentAlias)?.runtime_profile.trim() ?? '';
-  return ownEntry(config.runtime_profiles, name) ?? { ...DEFAULT_RUNTIME_PROFILE, tool_call_dedup_exempt: [] };
+  return (
+    ownEntry(config.runtime_profiles, name) ?? { ...DEFAULT_RUNTIME_PROFILE, tool_call_dedup_exempt: [] }
+  );
 }
 
 /** `[providers.models.<type>.<alias>]` by its `<type>.<alias>` reference (trimmed). */

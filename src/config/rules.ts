@@ -1,6 +1,8 @@
 // "Required when …" rules that span several keys (spec/config.md §8.2, §10.1, §12, §15.2).
 // They read the raw document rather than the zod output so that they still report when a sibling key has
 // a type error: every diagnostic of every step is collected, not just the first.
+
+import { ownEntry } from './lookup.ts';
 import {
   API_TOKEN_REQUIRED,
   APPROVER_CHANNEL_REQUIRED,
@@ -9,7 +11,6 @@ import {
   ROUTE_DOWN_MODEL_REQUIRED,
   SLACK_MODE_REQUIRED,
 } from './messages.ts';
-import { ownEntry } from './lookup.ts';
 import { formatPath, isTable } from './toml-path.ts';
 import type { Diagnostic } from './types.ts';
 

@@ -1,4 +1,6 @@
 // Semantic warnings: references and settings that load but will not do what they say (spec/config.md §9–§16).
+
+import { hasEntry as has } from './lookup.ts';
 import {
   approverChannelNotLive,
   CRON_NOT_LISTED,
@@ -12,7 +14,6 @@ import {
 } from './messages.ts';
 import { formatPath } from './toml-path.ts';
 import type { BatonConfig, Diagnostic } from './types.ts';
-import { hasEntry as has } from './lookup.ts';
 import { liveChannelKeys, resolveApproverChannel } from './views.ts';
 
 /** Runs on the config that will actually start, after dropped sections are removed. */

@@ -1,7 +1,7 @@
 // A delegate tool instance's identity: depth, effective cap, bound alias and action restrictions (delegate.md §7, §9.4).
 import type { RunContext } from '../../agent/run-context.ts';
-import type { BatonConfig } from '../../config/types.ts';
 import { runtimeProfileFor } from '../../config/lookup.ts';
+import type { BatonConfig } from '../../config/types.ts';
 import { effectiveMaxDelegationDepth } from '../../config/views.ts';
 
 export interface DelegateCapability {

@@ -196,7 +196,11 @@ describe('a top-level turn', () => {
     const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
     h.server.script([
       {
-        toolCalls: names.map((n, i) => ({ id: `p${i}`, name: 'model_switch', arguments: { model_provider: n } })),
+        toolCalls: names.map((n, i) => ({
+          id: `p${i}`,
+          name: 'model_switch',
+          arguments: { model_provider: n },
+        })),
       },
       { text: 'still on my model' },
       { text: 'next turn fine' },

@@ -125,7 +125,11 @@ describe('channel-triggered cron', () => {
   it('a model that asks to post into another chat the bot is in reads the refusal, and nothing is scheduled', async () => {
     const delivery = { channel: 'telegram.main', recipient: 'someone-elses-chat' };
     h.server.script([
-      { toolCalls: [{ id: 'f1', name: 'cron_add', arguments: { schedule: '0 9 * * *', prompt: 'spam', delivery } }] },
+      {
+        toolCalls: [
+          { id: 'f1', name: 'cron_add', arguments: { schedule: '0 9 * * *', prompt: 'spam', delivery } },
+        ],
+      },
       { text: 'could not' },
     ]);
     await h.turn('main', 'post there every morning', { origin: CHAT });
@@ -245,14 +249,22 @@ describe('cron tool input', () => {
       { origin: CHAT, agent: 'reporter' },
     );
     expect(fromChat.output).toMatch(new RegExp(`results go to ${declared}$`));
-    const noOrigin = await call('cron_add', { schedule: '0 9 * * *', prompt: 'no origin', delivery }, {
-      agent: 'reporter',
-    });
+    const noOrigin = await call(
+      'cron_add',
+      { schedule: '0 9 * * *', prompt: 'no origin', delivery },
+      {
+        agent: 'reporter',
+      },
+    );
     expect(noOrigin.output).toMatch(new RegExp(`results go to ${declared}$`));
     // The declared chat is the reporter's only one when no chat started the run.
     const elsewhere = { channel: 'telegram.main', recipient: 'chat-7' };
     expect(
-      await call('cron_add', { schedule: '0 9 * * *', prompt: 'p', delivery: elsewhere }, { agent: 'reporter' }),
+      await call(
+        'cron_add',
+        { schedule: '0 9 * * *', prompt: 'p', delivery: elsewhere },
+        { agent: 'reporter' },
+      ),
     ).toMatchObject(refusal(cronTexts.foreignRecipient('telegram.main:chat-7', [declared])));
     const jobs = await scheduler.list('reporter');
     expect(jobs.map((j) => [j.prompt, j.delivery])).toEqual([
@@ -260,7 +272,9 @@ describe('cron tool input', () => {
       ['no origin', { channel: 'telegram.main', chat: 'ops-42' }],
     ]);
     for (const j of jobs) {
-      expect(await call('cron_remove', { job_id: j.id }, { agent: 'reporter' })).toMatchObject({ success: true });
+      expect(await call('cron_remove', { job_id: j.id }, { agent: 'reporter' })).toMatchObject({
+        success: true,
+      });
     }
   });
 

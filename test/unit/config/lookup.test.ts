@@ -86,7 +86,9 @@ describe('config lookup', () => {
   it('an agent whose profile or provider is a prototype name gets nothing from it', () => {
     // Built directly: the loader would already refuse this agent (its risk_profile resolves to nothing).
     const bad = buildConfig({
-      agents: { b: { risk_profile: 'constructor', runtime_profile: 'toString', model_provider: '__proto__' } },
+      agents: {
+        b: { risk_profile: 'constructor', runtime_profile: 'toString', model_provider: '__proto__' },
+      },
     });
     expect(riskProfileFor(bad, 'b')).toBeUndefined();
     expect(runtimeProfileFor(bad, 'b')).toEqual(DEFAULT_RUNTIME_PROFILE);
@@ -109,7 +111,8 @@ describe('config tables are read only through src/config/lookup.ts', () => {
       e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
     );
   // `config.agents[x]`, `providers[ref]`, `rates.models[type]?.[model]`, `channels?.[key]`, …
-  const INLINE = /\b(agents|risk_profiles|runtime_profiles|providers|channels|cron|peer_groups|models)\??\.?\[[^\]]/;
+  const INLINE =
+    /\b(agents|risk_profiles|runtime_profiles|providers|channels|cron|peer_groups|models)\??\.?\[[^\]]/;
 
   it('no inline index into a config table outside the lookup module', () => {
     const offenders = ['src', 'channels']

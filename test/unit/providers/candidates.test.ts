@@ -36,9 +36,9 @@ describe('resolveCandidates', () => {
     expect(first('anthropic.own').apiKey).toBe('own-key');
     expect(first('anthropic.oauth').apiKey).toBeUndefined();
     expect(first('ollama.local').apiKey).toBeUndefined();
-    expect(resolveCandidates('anthropic.shared', providers, { ANTHROPIC_API_KEY: '' }, silent)[0]!.apiKey).toBe(
-      undefined,
-    );
+    expect(
+      resolveCandidates('anthropic.shared', providers, { ANTHROPIC_API_KEY: '' }, silent)[0]!.apiKey,
+    ).toBe(undefined);
   });
 
   it('takes the base URL from the one table of provider defaults', () => {
