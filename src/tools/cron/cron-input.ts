@@ -57,7 +57,8 @@ export const CRON_ADD_PARAMETERS = {
     tz: { type: 'string', description: 'IANA time zone of a cron expression (default UTC)' },
     delivery: {
       type: 'object',
-      description: 'Where results go; defaults to the chat this conversation is in',
+      description:
+        'Where results go; defaults to the chat this conversation is in. Only this chat or a chat the config declares for this agent is accepted',
       properties: { channel: { type: 'string' }, recipient: { type: 'string' }, thread: { type: 'string' } },
       required: ['channel', 'recipient'],
     },
