@@ -1,7 +1,7 @@
 // A top-level turn: one inbound message (channel, API, one-shot CLI) to one agent, as an execution-tree root.
 import { type ApprovalAsker, type ApprovalOutcome, createApprovalGate } from '../approval/gate.ts';
 import type { Recipient } from '../channel/types.ts';
-import { runtimeProfileFor } from '../config/views.ts';
+import { agentOf, runtimeProfileFor } from '../config/lookup.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
 import { createCostObserver, rootCostScope } from '../cost/cost-scope.ts';
@@ -12,6 +12,7 @@ import { buildToolSet, type ToolSetOptions } from '../tools/tool-set.ts';
 import { executeRun } from './execute-run.ts';
 import type { RunContext, RuntimeServices, SpawnSite } from './run-context.ts';
 import type { BudgetRole } from './run-loop.ts';
+import { sessionProviderRef } from './session-model.ts';
 import { thinkingOf } from './thinking/levels.ts';
 
 export interface TurnRequest {
@@ -77,7 +78,7 @@ export const agentDisabledText = (alias: string) => `agent "${alias}" is disable
 export async function runTurn(services: RuntimeServices, req: TurnRequest): Promise<TurnResult> {
   const startedAt = Date.now();
   const { config } = services;
-  const agent = config.agents[req.agentAlias];
+  const agent = agentOf(config, req.agentAlias);
   if (!agent) throw new Error(noAgentText(req.agentAlias));
   if (!agent.enabled) throw new Error(agentDisabledText(req.agentAlias));
 
@@ -111,7 +112,10 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     runtime,
     budgetRootId: budgetSize !== undefined ? runId : null,
     memoryAllowlist: [...new Set([...agent.workspace.read_memory_from, agent.alias])],
-    providerRef: switchedModel ?? agent.model_provider,
+    providerRef: sessionProviderRef(config, switchedModel, agent.model_provider, services.logger, {
+      agent_alias: agent.alias,
+      session_key: req.sessionKey,
+    }),
     origin: req.origin,
     gate: createGate(policy),
     createGate,

@@ -1,4 +1,5 @@
 // ChannelHost: validates an inbound event, applies mention_only, routing and peer authorisation, then enqueues it.
+import { channelOf, ownEntry } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import { isAuthorised } from './peer-authz.ts';
@@ -43,11 +44,12 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
         return { accepted: false, reason: 'invalid', detail };
       }
       const event = parsed.data;
-      const channelCfg = config.channels[event.channel];
+      const channelCfg = channelOf(config, event.channel);
       if (channelCfg?.mention_only && !event.isDirect && !event.addressedToBot) {
         return { accepted: false, reason: 'not_addressed' };
       }
-      const agent = opts.routes?.[event.channel] ?? routeAgent(config, event.channel);
+      const agent =
+        (opts.routes && ownEntry(opts.routes, event.channel)) ?? routeAgent(config, event.channel);
       if (!agent) return { accepted: false, reason: 'no_agent' };
       if (!isAuthorised(config, event.channel, agent, event.sender)) {
         logger.warn(

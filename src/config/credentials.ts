@@ -1,5 +1,6 @@
 // Every credential baton holds, whatever its source, gathered in one place for the secret set (config.md §2).
 import { DEFAULT_CREDENTIAL_ENV } from './defaults.ts';
+import { ownEntry } from './lookup.ts';
 import type { BatonConfig, ProviderEntry } from './types.ts';
 
 type Env = Record<string, string | undefined>;
@@ -21,9 +22,7 @@ export function providerCredential(
 ): string | undefined {
   if (entry.api_key !== undefined && entry.api_key !== '') return entry.api_key;
   if (entry.requires_openai_auth) return undefined;
-  const name = Object.hasOwn(DEFAULT_CREDENTIAL_ENV, entry.type)
-    ? DEFAULT_CREDENTIAL_ENV[entry.type]
-    : undefined;
+  const name = ownEntry(DEFAULT_CREDENTIAL_ENV, entry.type);
   const fromEnv = name === undefined ? undefined : env[name];
   return fromEnv === '' ? undefined : fromEnv;
 }

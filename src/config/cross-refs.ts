@@ -1,4 +1,6 @@
 // Step 5 of loading: the cross-reference errors of spec/config.md §16, in the spec's order per agent.
+
+import { hasEntry as has } from './lookup.ts';
 import {
   channelMissing,
   cronJobMissing,
@@ -16,7 +18,6 @@ export function checkCrossRefs(config: BatonConfig): Diagnostic[] {
   const error = (segments: PropertyKey[], message: string): void => {
     out.push({ severity: 'error', path: formatPath(segments), message });
   };
-  const has = (table: object, key: string): boolean => Object.hasOwn(table, key);
 
   for (const [a, agent] of Object.entries(config.agents)) {
     const seen = new Set<string>();

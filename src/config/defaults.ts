@@ -1,4 +1,6 @@
-// baton's built-in lists: default auto_approve entries, shell allowlist and forbidden paths (spec/config.md §10).
+// baton's built-in defaults: auto_approve entries, shell allowlist, forbidden paths (spec/config.md §10), the runtime
+// defaults (§11) and the one table of provider defaults (§6.1).
+import type { RuntimeProfile } from './types.ts';
 
 /** Merged into every risk profile's auto_approve, even when the file writes `auto_approve = []` [kept]. */
 export const DEFAULT_AUTO_APPROVE: readonly string[] = [
@@ -72,3 +74,23 @@ export const DEFAULT_CREDENTIAL_ENV: Readonly<Record<string, string>> = {
   openai: 'OPENAI_API_KEY',
   openrouter: 'OPENROUTER_API_KEY',
 };
+
+/** The runtime defaults (spec/config.md §11), used when an agent's runtime_profile is empty or names nothing. */
+export const DEFAULT_RUNTIME_PROFILE: Readonly<RuntimeProfile> = Object.freeze({
+  name: '',
+  agentic: false,
+  max_tool_iterations: 0,
+  max_execution_tree_iterations: undefined,
+  max_actions_per_hour: 20,
+  max_cost_per_day_cents: 500,
+  shell_timeout_secs: 60,
+  max_delegation_depth: 0,
+  delegation_timeout_secs: undefined,
+  agentic_timeout_secs: undefined,
+  parallel_tools: false,
+  tool_call_dedup_exempt: [],
+  strict_tool_parsing: false,
+  max_tool_result_chars: undefined,
+  thinking: undefined,
+  tool_receipts: undefined,
+});

@@ -6,6 +6,7 @@ export {
   DEFAULT_CREDENTIAL_ENV,
   DEFAULT_FORBIDDEN_PATHS,
   DEFAULT_PROVIDER_URI,
+  DEFAULT_RUNTIME_PROFILE,
 } from './defaults.ts';
 export {
   type LoadOptions,
@@ -14,17 +15,23 @@ export {
   loadConfigText,
   resolveConfigPath,
 } from './load.ts';
+export {
+  agentOf,
+  channelOf,
+  cronJobOf,
+  hasEntry,
+  ownEntry,
+  providerOf,
+  riskProfileFor,
+  runtimeProfileFor,
+} from './lookup.ts';
 export { formatPath } from './toml-path.ts';
 export type * from './types.ts';
 export {
-  DEFAULT_RUNTIME_PROFILE,
-  effectiveApiKey,
   effectiveMaxDelegationDepth,
   effectiveMaxToolIterations,
   liveChannelKeys,
   providerTypeOf,
   reachableTargets,
   resolveApproverChannel,
-  riskProfileFor,
-  runtimeProfileFor,
 } from './views.ts';

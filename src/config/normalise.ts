@@ -6,6 +6,7 @@ import {
   DEFAULT_FORBIDDEN_PATHS,
   DEFAULT_PROVIDER_URI,
 } from './defaults.ts';
+import { ownEntry } from './lookup.ts';
 import type { AgentShape } from './schema-agents.ts';
 import type { CronJobShape } from './schema-cron.ts';
 import type { RiskProfileShape, RuntimeProfileShape } from './schema-profiles.ts';
@@ -91,7 +92,7 @@ function providersOf(
         type,
         alias,
         model: p.model,
-        uri: p.uri ?? DEFAULT_PROVIDER_URI[type],
+        uri: p.uri ?? ownEntry(DEFAULT_PROVIDER_URI, type),
         api_key: p.api_key,
         requires_openai_auth: p.requires_openai_auth,
         fallback: trimAll(p.fallback),

@@ -1,6 +1,8 @@
 // "Required when …" rules that span several keys (spec/config.md §8.2, §10.1, §12, §15.2).
 // They read the raw document rather than the zod output so that they still report when a sibling key has
 // a type error: every diagnostic of every step is collected, not just the first.
+
+import { ownEntry } from './lookup.ts';
 import {
   API_TOKEN_REQUIRED,
   APPROVER_CHANNEL_REQUIRED,
@@ -45,7 +47,7 @@ export function checkRules(doc: Record<string, unknown>): Diagnostic[] {
 
   const channels = tableAt(doc.channels);
   for (const type of ['telegram', 'discord', 'slack']) {
-    for (const [alias, raw] of Object.entries(tableAt(channels[type]))) {
+    for (const [alias, raw] of Object.entries(tableAt(ownEntry(channels, type)))) {
       const channel = tableAt(raw);
       if (channel.enabled !== true) continue;
       if (blank(channel.bot_token)) error(['channels', type, alias, 'bot_token'], BOT_TOKEN_REQUIRED);

@@ -1,4 +1,6 @@
 // Semantic warnings: references and settings that load but will not do what they say (spec/config.md §9–§16).
+
+import { hasEntry as has } from './lookup.ts';
 import {
   approverChannelNotLive,
   CRON_NOT_LISTED,
@@ -21,7 +23,6 @@ export function semanticWarnings(config: BatonConfig): Diagnostic[] {
     const path = formatPath(segments);
     out.push({ severity: 'warning', path, message: warningText(path, reason) });
   };
-  const has = (table: object, key: string): boolean => Object.hasOwn(table, key);
 
   for (const p of Object.values(config.providers)) {
     p.fallback.forEach((ref, i) => {

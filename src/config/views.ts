@@ -1,26 +1,6 @@
 // Derived views of a loaded config that the rest of baton reads (roster, profiles, live channels).
-import { DEFAULT_CREDENTIAL_ENV } from './defaults.ts';
-import type { BatonConfig, DelegateMode, ProviderEntry, RiskProfile, RuntimeProfile } from './types.ts';
-
-/** The runtime defaults (spec/config.md §11), used when an agent's runtime_profile is empty or names nothing. */
-export const DEFAULT_RUNTIME_PROFILE: Readonly<RuntimeProfile> = Object.freeze({
-  name: '',
-  agentic: false,
-  max_tool_iterations: 0,
-  max_execution_tree_iterations: undefined,
-  max_actions_per_hour: 20,
-  max_cost_per_day_cents: 500,
-  shell_timeout_secs: 60,
-  max_delegation_depth: 0,
-  delegation_timeout_secs: undefined,
-  agentic_timeout_secs: undefined,
-  parallel_tools: false,
-  tool_call_dedup_exempt: [],
-  strict_tool_parsing: false,
-  max_tool_result_chars: undefined,
-  thinking: undefined,
-  tool_receipts: undefined,
-});
+import { agentOf, hasEntry } from './lookup.ts';
+import type { BatonConfig, DelegateMode, RuntimeProfile } from './types.ts';
 
 /** `max_tool_iterations = 0` means 10. */
 export function effectiveMaxToolIterations(rp: Pick<RuntimeProfile, 'max_tool_iterations'>): number {
@@ -34,24 +14,13 @@ export function effectiveMaxDelegationDepth(
   return rp === undefined || rp.max_delegation_depth === 0 ? 3 : rp.max_delegation_depth;
 }
 
-export function runtimeProfileFor(config: BatonConfig, agentAlias: string): RuntimeProfile {
-  const name = config.agents[agentAlias.trim()]?.runtime_profile.trim() ?? '';
-  const profile = name === '' ? undefined : config.runtime_profiles[name];
-  return profile ?? { ...DEFAULT_RUNTIME_PROFILE, tool_call_dedup_exempt: [] };
-}
-
-export function riskProfileFor(config: BatonConfig, agentAlias: string): RiskProfile | undefined {
-  const name = config.agents[agentAlias.trim()]?.risk_profile.trim() ?? '';
-  return name === '' ? undefined : config.risk_profiles[name];
-}
-
 /** The reachable delegate targets of `callerAlias`, ordered by alias (spec/delegate.md §4). */
 export function reachableTargets(
   config: BatonConfig,
   callerAlias: string,
 ): { alias: string; mode: DelegateMode }[] {
   const caller = callerAlias.trim();
-  const agent = Object.hasOwn(config.agents, caller) ? config.agents[caller] : undefined;
+  const agent = agentOf(config, caller);
   if (agent === undefined) return [];
   const modes = new Map<string, DelegateMode>();
 
@@ -64,8 +33,7 @@ export function reachableTargets(
   }
   for (const entry of agent.delegates) {
     const target = entry.agent.trim();
-    if (target === '' || target === caller || !Object.hasOwn(config.agents, target)) continue;
-    if (!config.agents[target]?.enabled) continue;
+    if (target === '' || target === caller || !agentOf(config, target)?.enabled) continue;
     // An explicit entry replaces a peer's implicit bounded mode.
     modes.set(target, entry.mode);
   }
@@ -79,19 +47,6 @@ export function providerTypeOf(ref: string): string {
   const trimmed = ref.trim();
   const dot = trimmed.indexOf('.');
   return dot === -1 ? trimmed : trimmed.slice(0, dot);
-}
-
-/**
- * The credential a provider entry uses: its own `api_key`, else its type's default environment variable.
- * An OAuth-style entry (`requires_openai_auth`) never inherits the default [kept].
- */
-export function effectiveApiKey(
-  entry: Pick<ProviderEntry, 'type' | 'api_key' | 'requires_openai_auth'>,
-  env: Record<string, string | undefined>,
-): string | undefined {
-  if (entry.api_key !== undefined || entry.requires_openai_auth) return entry.api_key;
-  const name = DEFAULT_CREDENTIAL_ENV[entry.type];
-  return name === undefined ? undefined : env[name];
 }
 
 /**
@@ -112,7 +67,7 @@ export function liveChannelKeys(config: BatonConfig): string[] {
  */
 export function resolveApproverChannel(config: BatonConfig, value: string): string | undefined {
   const written = value.trim();
-  if (written.includes('.')) return Object.hasOwn(config.channels, written) ? written : undefined;
+  if (written.includes('.')) return hasEntry(config.channels, written) ? written : undefined;
   const candidates = Object.values(config.channels).filter((c) => c.enabled && c.type === written);
   return candidates.length === 1 ? candidates[0]?.key : undefined;
 }

@@ -1,7 +1,7 @@
 // The §15 cost checks of a hop, and the atomic check-and-reserve before each model request.
 import type { RuntimeServices } from '../agent/run-context.ts';
+import { runtimeProfileFor } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
-import { runtimeProfileFor } from '../config/views.ts';
 import { costRefusal } from '../tools/delegate/messages.ts';
 import type { CostScope } from './cost-scope.ts';
 import { rootLimitRefusal } from './messages.ts';

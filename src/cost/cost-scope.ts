@@ -1,5 +1,6 @@
 // Per-hop cost scopes: attribution, the bounded ancestor chain, [cost.enforcement] and the run observer (§15).
 import type { RunContext, RunObserver, RuntimeServices } from '../agent/run-context.ts';
+import { modelRateOf, providerOf } from '../config/lookup.ts';
 import type { BatonConfig, DelegateMode } from '../config/types.ts';
 import type { ModelResponse } from '../providers/types.ts';
 import { reserveCostSlot } from './cost-checks.ts';
@@ -43,9 +44,9 @@ export function hopCostScope(parent: CostScope, target: string, mode: DelegateMo
 
 /** A first request's estimate: 1000 input tokens and the provider's max_tokens (else 1024) of output. */
 function firstRequestEstimate(run: RunContext, ref: string): number {
-  const entry = run.services.config.providers[ref];
+  const entry = providerOf(run.services.config, ref);
   if (!entry?.model) return 0;
-  const rate = run.services.config.cost.rates.models[entry.type]?.[entry.model];
+  const rate = modelRateOf(run.services.config.cost.rates, entry.type, entry.model);
   if (!rate) return 0;
   return Math.round(1000 * rate.input_per_mtok + (entry.max_tokens || 1024) * rate.output_per_mtok);
 }

@@ -1,4 +1,5 @@
 // Prices a model response or a tool call in integer micro-dollars from [cost.rates] (config.md §8.3).
+import { modelRateOf, toolRateOf } from '../config/lookup.ts';
 import type { CostConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ModelResponse } from '../providers/types.ts';
@@ -8,7 +9,7 @@ const unpricedWarned = new Set<string>();
 /** Tokens × USD-per-million-tokens is exactly micro-dollars. */
 export function priceResponse(rates: CostConfig['rates'], res: ModelResponse, logger?: Logger): number {
   const { providerType, model } = res.served;
-  const rate = rates.models[providerType]?.[model];
+  const rate = modelRateOf(rates, providerType, model);
   if (!rate) {
     const key = `${providerType}/${model}`;
     // One warning per model per process: a missing rate is a config gap, not a per-request event.
@@ -27,7 +28,7 @@ export function priceResponse(rates: CostConfig['rates'], res: ModelResponse, lo
 }
 
 export function priceToolCall(rates: CostConfig['rates'], tool: string): number {
-  return Math.round((rates.tools[tool]?.per_call ?? 0) * 1_000_000);
+  return Math.round(toolRateOf(rates, tool) * 1_000_000);
 }
 
 /** UTC day and month keys (`2026-09-01`, `2026-09`): the ledger's reset boundaries. */

@@ -27,9 +27,9 @@ export const scheduleErrors = {
 export const cronTexts = {
   unavailable: () => 'Cron is unavailable in this process: no scheduler is running here',
   noDelivery: () =>
-    'cron_add needs a delivery target: this run has no originating chat, so pass delivery {"channel": "<type>.<alias>", "recipient": "<chat id>"}',
-  foreignChannel: (channel: string) =>
-    `Delivery channel '${channel}' is not one of this agent's channels; omit delivery to use this chat`,
+    'cron_add needs a delivery target: this run has no originating chat, so pass delivery {"channel": "<type>.<alias>", "recipient": "<chat id>"} naming a chat the config declares for this agent',
+  foreignRecipient: (to: string, allowed: readonly string[]) =>
+    `Delivery to '${to}' refused: cron_add may post only to the chat this conversation is in or to a chat the config declares for this agent (a [cron.<alias>] delivery of its cron_jobs). Allowed: ${allowed.length ? allowed.join(', ') : '(none)'}`,
   added: (id: string, next: string, to: string) => `Scheduled job ${id} (${next}); results go to ${to}`,
   notFound: (id: string) => `No cron job '${id}' for this agent`,
   declaredInConfig: (id: string) =>

@@ -2,6 +2,7 @@
 import type { RuntimeServices } from '../agent/run-context.ts';
 import { agentDisabledText, runTurn } from '../agent/run-turn.ts';
 import type { ApprovalAsker } from '../approval/gate.ts';
+import { agentOf, riskProfileFor } from '../config/lookup.ts';
 import type { CronJobConfig } from '../config/types.ts';
 import { errorChain, errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
@@ -50,10 +51,10 @@ export type AgentJobResult =
 /** Step 1 of §11: the owning agent's identity (agent, policy, provider), or the error chain. */
 function resolveIdentity(services: RuntimeServices, owner: string): { policy: SecurityPolicy } | string {
   const { config } = services;
-  const agent = config.agents[owner];
+  const agent = agentOf(config, owner);
   if (!agent) return noAgentText(owner);
   if (!agent.enabled) return agentDisabledText(owner);
-  if (!config.risk_profiles[agent.risk_profile.trim()]) {
+  if (!riskProfileFor(config, owner)) {
     return unresolvablePolicy(owner, noRiskProfileText(owner));
   }
   try {

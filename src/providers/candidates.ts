@@ -1,20 +1,13 @@
 // Resolves a provider ref into its ordered fallback candidates (delegate.md §10.1).
 import { providerCredential } from '../config/credentials.ts';
+import { DEFAULT_PROVIDER_URI } from '../config/defaults.ts';
+import { ownEntry, providerOf } from '../config/lookup.ts';
 import type { ProviderEntry } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ServedBy } from './types.ts';
 
 export const SUPPORTED_PROVIDER_TYPES = ['anthropic', 'openai', 'openrouter', 'ollama', 'custom'] as const;
 export type ProviderType = (typeof SUPPORTED_PROVIDER_TYPES)[number];
-
-/** Default base URLs per type (config.md §6.1); `custom` has none. */
-export const DEFAULT_PROVIDER_URIS: Record<ProviderType, string | undefined> = {
-  anthropic: 'https://api.anthropic.com',
-  openai: 'https://api.openai.com/v1',
-  openrouter: 'https://openrouter.ai/api/v1',
-  ollama: 'http://localhost:11434',
-  custom: undefined,
-};
 
 export interface Candidate {
   /** Position in the chain: 0 is the requested candidate. */
@@ -46,7 +39,7 @@ function checkEntry(entry: ProviderEntry): { type: ProviderType; baseUri: string
   if (entry.model === undefined || entry.model.trim() === '') {
     return `provider "${entry.ref}" has no model configured (set providers.models.${entry.ref}.model)`;
   }
-  const baseUri = entry.uri ?? DEFAULT_PROVIDER_URIS[entry.type];
+  const baseUri = entry.uri ?? ownEntry(DEFAULT_PROVIDER_URI, entry.type);
   if (baseUri === undefined || baseUri.trim() === '') {
     return `provider "${entry.ref}" of type "${entry.type}" needs a uri`;
   }
@@ -80,13 +73,13 @@ export function resolveCandidates(
   env: Record<string, string | undefined>,
   logger: Logger,
 ): Candidate[] {
-  const primary = providers[ref];
+  const primary = providerOf({ providers }, ref);
   if (primary === undefined) throw new Error(`no provider configured under "${ref}"`);
   const checked = checkEntry(primary);
   if (typeof checked === 'string') throw new Error(checked);
   const list = candidatesOf(primary, checked, env);
   for (const fallbackRef of primary.fallback) {
-    const entry = providers[fallbackRef.trim()];
+    const entry = providerOf({ providers }, fallbackRef);
     if (entry === undefined) {
       logger.warn({ provider: ref, fallback: fallbackRef }, 'provider fallback is not configured; skipped');
       continue;

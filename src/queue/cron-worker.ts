@@ -2,6 +2,7 @@
 import { type Job, Worker } from 'bullmq';
 import type { RuntimeServices } from '../agent/run-context.ts';
 import type { OutboxWriter, Recipient } from '../channel/types.ts';
+import { cronJobOf } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { createFireClaims, type FireClaims } from '../cron/fire-claims.ts';
@@ -46,7 +47,7 @@ async function resolveTarget(
 ): Promise<FireTarget | null> {
   const { config } = deps.services;
   if (payload.source === 'config') {
-    const job = config.cron[payload.alias];
+    const job = cronJobOf(config, payload.alias);
     const owner = cronOwnerOf(config, payload.alias);
     if (job?.job_type !== 'agent' || !job.enabled || !owner) return null;
     const d = job.delivery;

@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import { createChannelHost } from '../channel/host.ts';
 import type { ChannelAdapter } from '../channel/types.ts';
+import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { createChannelPresence, type PresenceHold } from '../control-plane/channel-presence.ts';
@@ -53,7 +54,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
       metrics,
       consumer: holder,
       redact,
-      minIntervalMs: (config.channels[adapter.key]?.reply_min_interval_secs ?? 0) * 1000,
+      minIntervalMs: (channelOf(config, adapter.key)?.reply_min_interval_secs ?? 0) * 1000,
     }),
   );
   const presence = createChannelPresence(redis, prefix, logger);

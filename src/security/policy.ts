@@ -1,20 +1,10 @@
 // Builds an agent's SecurityPolicy from its risk profile, runtime profile and workspace settings.
 import { resolve } from 'node:path';
-import type { AgentConfig, BatonConfig, RiskProfile } from '../config/types.ts';
-import { runtimeProfileFor } from '../config/views.ts';
+import { agentOf, riskProfileFor, runtimeProfileFor } from '../config/lookup.ts';
+import type { AgentConfig, BatonConfig } from '../config/types.ts';
 import { noAgentText, noRiskProfileText } from './messages.ts';
 import { absolutePath } from './paths.ts';
 import type { SecurityPolicy } from './types.ts';
-
-function lookup<T>(table: Record<string, T>, key: string): T | undefined {
-  return key !== '' && Object.hasOwn(table, key) ? table[key] : undefined;
-}
-
-/** The agent's configured risk profile, or undefined when none resolves (the spawn gate then does not apply). */
-export function resolveRiskProfile(config: BatonConfig, agentAlias: string): RiskProfile | undefined {
-  const agent = lookup(config.agents, agentAlias);
-  return agent ? lookup(config.risk_profiles, agent.risk_profile) : undefined;
-}
 
 interface AccessRoots {
   readWrite: string[];
@@ -26,7 +16,7 @@ interface AccessRoots {
 function accessRoots(config: BatonConfig, agent: AgentConfig): AccessRoots {
   const out: AccessRoots = { readWrite: [], readOnly: [], writeOnly: [] };
   for (const [other, mode] of Object.entries(agent.workspace.access)) {
-    const target = lookup(config.agents, other.trim());
+    const target = agentOf(config, other);
     // An unknown alias is a load-time diagnostic; here it simply grants nothing.
     if (!target) continue;
     const root = resolve(target.workspace.path);
@@ -40,9 +30,9 @@ function accessRoots(config: BatonConfig, agent: AgentConfig): AccessRoots {
 const unique = (xs: string[]) => [...new Set(xs)];
 
 export function buildSecurityPolicy(config: BatonConfig, agentAlias: string): SecurityPolicy {
-  const agent = lookup(config.agents, agentAlias);
+  const agent = agentOf(config, agentAlias);
   if (!agent) throw new Error(noAgentText(agentAlias));
-  const risk = lookup(config.risk_profiles, agent.risk_profile);
+  const risk = riskProfileFor(config, agentAlias);
   if (!risk) throw new Error(noRiskProfileText(agentAlias));
   const runtime = runtimeProfileFor(config, agentAlias);
 

@@ -1,6 +1,7 @@
 // Builds the tool set of one run: every tool baton has, then the filters of subagents.md §6.
 import { executeRun } from '../agent/execute-run.ts';
 import type { RunContext } from '../agent/run-context.ts';
+import { channelOf } from '../config/lookup.ts';
 import { filterToolNames, intersectAllowlist } from '../security/tool-filter.ts';
 import { createFileReadTool } from './builtin/file-read.ts';
 import { createFileWriteTool } from './builtin/file-write.ts';
@@ -65,7 +66,7 @@ export function buildToolSet(run: RunContext, opts: ToolSetOptions = {}): ToolRe
   );
   names = intersectAllowlist(names, opts.allowlist);
   const channelExcluded = run.origin
-    ? (run.services.config.channels[run.origin.channel]?.excluded_tools ?? [])
+    ? (channelOf(run.services.config, run.origin.channel)?.excluded_tools ?? [])
     : [];
   const removed = new Set([...channelExcluded, ...(opts.remove ?? [])]);
   if (run.isSubagent) removed.add('model_switch');

@@ -4,9 +4,9 @@ import {
   DEFAULT_ALLOWED_COMMANDS,
   DEFAULT_AUTO_APPROVE,
   DEFAULT_FORBIDDEN_PATHS,
+  DEFAULT_RUNTIME_PROFILE,
 } from '../../src/config/defaults.ts';
 import type { AgentConfig, BatonConfig, RiskProfile, RuntimeProfile } from '../../src/config/types.ts';
-import { DEFAULT_RUNTIME_PROFILE } from '../../src/config/views.ts';
 import type { SecurityPolicy } from '../../src/security/types.ts';
 
 export { DEFAULT_AUTO_APPROVE };

@@ -2,6 +2,7 @@
 import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunContext } from '../../agent/run-context.ts';
+import { agentOf } from '../../config/lookup.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 export interface MemoryEntry {
@@ -31,8 +32,8 @@ export function memorySlug(key: string): string | null {
 
 /** The configured workspace of `alias` (memory belongs to the agent, not to a per-session workspace). */
 export function agentWorkspace(run: RunContext, alias: string): string | undefined {
-  const agents = run.services.config.agents;
-  if (Object.hasOwn(agents, alias)) return agents[alias]?.workspace.path;
+  const agent = agentOf(run.services.config, alias);
+  if (agent) return agent.workspace.path;
   return alias === run.agentAlias ? run.policy.workspaceDir : undefined;
 }
 

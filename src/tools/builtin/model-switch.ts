@@ -1,11 +1,10 @@
 // model_switch: a top-level run switches its model provider for the rest of the session.
 import { z } from 'zod';
+import { providerSwitchedText, unknownProviderText } from '../../agent/messages.ts';
+import { providerOf } from '../../config/lookup.ts';
 import { fail, ok, type Tool } from '../types.ts';
 
 const input = z.object({ model_provider: z.string() });
-
-export const unknownProviderText = (ref: string, configured: readonly string[]) =>
-  `Unknown model_provider '${ref}'. Configured: ${configured.length ? configured.join(', ') : '(none configured)'}`;
 
 export function createModelSwitchTool(): Tool<z.infer<typeof input>> {
   return {
@@ -25,14 +24,13 @@ export function createModelSwitchTool(): Tool<z.infer<typeof input>> {
     input,
     async execute({ model_provider }, { run }) {
       const ref = model_provider.trim();
-      const { providers } = run.services.config;
-      const entry = providers[ref];
-      if (!entry) return fail(unknownProviderText(ref, Object.keys(providers).sort()));
+      const { config } = run.services;
+      // Own entries only: `constructor` or `__proto__` must not "resolve" and be saved for the session.
+      const entry = providerOf(config, ref);
+      if (!entry) return fail(unknownProviderText(ref, Object.keys(config.providers).sort()));
       run.providerRef = ref;
       await run.services.sessionModels.set(run.agentAlias, run.sessionKey, ref);
-      return ok(
-        `Switched model provider to '${ref}' (${entry.type}/${entry.model ?? 'default'}) for this session.`,
-      );
+      return ok(providerSwitchedText(ref, entry.type, entry.model));
     },
   };
 }

@@ -4,6 +4,7 @@ import type { RunContext } from '../../agent/run-context.ts';
 import type { Recipient } from '../../channel/types.ts';
 import type { CronSchedule } from '../../config/types.ts';
 import { cronTexts } from '../../cron/messages.ts';
+import { allowedDeliveryChats, isAllowedDelivery } from './delivery-authority.ts';
 
 const scheduleInput = z.union([
   z.string(),
@@ -56,7 +57,8 @@ export const CRON_ADD_PARAMETERS = {
     tz: { type: 'string', description: 'IANA time zone of a cron expression (default UTC)' },
     delivery: {
       type: 'object',
-      description: 'Where results go; defaults to the chat this conversation is in',
+      description:
+        'Where results go; defaults to the chat this conversation is in. Only this chat or a chat the config declares for this agent is accepted',
       properties: { channel: { type: 'string' }, recipient: { type: 'string' }, thread: { type: 'string' } },
       required: ['channel', 'recipient'],
     },
@@ -72,17 +74,22 @@ export function scheduleOf(input: CronAddInput): CronSchedule {
 }
 
 /**
- * Channel-triggered cron: results go to the chat the job was created from. An explicit delivery must name one
- * of the agent's own channels, so a model cannot post into arbitrary chats.
+ * Channel-triggered cron: results go to the chat the job was created from. An explicit delivery must name a chat
+ * the run has authority over (delivery-authority.ts), so a model cannot post into any chat the bot is in.
  */
 export function deliveryOf(run: RunContext, input: CronAddInput): Recipient | string {
   const d = input.delivery;
   if (!d) return run.origin ?? cronTexts.noDelivery();
-  const agent = run.services.config.agents[run.agentAlias];
-  if (!agent?.channels.includes(d.channel) && run.origin?.channel !== d.channel) {
-    return cronTexts.foreignChannel(d.channel);
+  const to: Recipient = {
+    channel: d.channel.trim(),
+    chat: d.recipient.trim(),
+    ...(d.thread?.trim() ? { thread: d.thread.trim() } : {}),
+  };
+  const allowed = allowedDeliveryChats(run.services.config, run.agentAlias, run.origin);
+  if (!isAllowedDelivery(allowed, to)) {
+    return cronTexts.foreignRecipient(describeRecipient(to), allowed.map(describeRecipient));
   }
-  return { channel: d.channel, chat: d.recipient, ...(d.thread ? { thread: d.thread } : {}) };
+  return to;
 }
 
 export const describeRecipient = (r: Recipient) => `${r.channel}:${r.chat}${r.thread ? `:${r.thread}` : ''}`;

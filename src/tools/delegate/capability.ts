@@ -1,7 +1,8 @@
 // A delegate tool instance's identity: depth, effective cap, bound alias and action restrictions (delegate.md §7, §9.4).
 import type { RunContext } from '../../agent/run-context.ts';
+import { runtimeProfileFor } from '../../config/lookup.ts';
 import type { BatonConfig } from '../../config/types.ts';
-import { effectiveMaxDelegationDepth, runtimeProfileFor } from '../../config/views.ts';
+import { effectiveMaxDelegationDepth } from '../../config/views.ts';
 
 export interface DelegateCapability {
   /** `d`: the instance's depth. */

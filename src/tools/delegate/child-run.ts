@@ -2,7 +2,7 @@
 import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-context.ts';
 import { type ThinkingSetting, thinkingOf } from '../../agent/thinking/levels.ts';
 import { createApprovalGate } from '../../approval/gate.ts';
-import { runtimeProfileFor } from '../../config/views.ts';
+import { agentOf, runtimeProfileFor } from '../../config/lookup.ts';
 import type { CostScope } from '../../cost/cost-scope.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
 import type { ToolRegistry } from '../registry.ts';
@@ -35,7 +35,7 @@ export function childPolicy(
   t: AdmittedTarget,
 ): SecurityPolicy {
   if (t.mode === 'independent') return t.policy;
-  const callerProfile = services.config.agents[caller.alias]?.risk_profile.trim();
+  const callerProfile = agentOf(services.config, caller.alias)?.risk_profile.trim();
   const sameProfile = callerProfile !== undefined && callerProfile === t.policy.riskProfileName;
   return {
     ...t.policy,
@@ -69,7 +69,7 @@ export interface ChildRunInput {
 
 export function buildChildRun(input: ChildRunInput): RunContext {
   const { services, caller, target: t } = input;
-  const agent = services.config.agents[t.target];
+  const agent = agentOf(services.config, t.target);
   const policy = childPolicy(services, caller, t);
   // Bounded children never have an operator; an independent one would use its target's route (approvals.md §7),
   // which needs a gateway-backed asker this run does not hold, so its prompts are denied by the runtime.

@@ -1,6 +1,6 @@
 // The tool set of an agentic delegated child (delegate.md §9.3, §9.4): bounded ceiling or the target's own.
 import type { RunContext } from '../../agent/run-context.ts';
-import { riskProfileFor } from '../../config/views.ts';
+import { riskProfileFor } from '../../config/lookup.ts';
 import { isToolAdmitted } from '../../security/tool-filter.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
 import { createToolRegistry, type ToolRegistry } from '../registry.ts';

@@ -5,7 +5,7 @@ import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-c
 import type { BudgetRole } from '../../agent/run-loop.ts';
 import { buildSystemPrompt } from '../../agent/system-prompt.ts';
 import { thinkingEffects, withThinkingPrefix } from '../../agent/thinking/levels.ts';
-import { runtimeProfileFor } from '../../config/views.ts';
+import { agentOf, hasEntry, runtimeProfileFor } from '../../config/lookup.ts';
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
 import { newRunId } from '../../core/ids.ts';
 import { withRunScope } from '../../core/logger.ts';
@@ -85,7 +85,7 @@ function successOutput(t: string, res: ModelResponse, text: string, agentic: boo
 const providerCache = new WeakMap<RuntimeServices, Map<string, ModelProvider>>();
 
 function targetProvider(services: RuntimeServices, target: string): ModelProvider {
-  const ref = services.config.agents[target]?.model_provider ?? '';
+  const ref = agentOf(services.config, target)?.model_provider ?? '';
   let byKey = providerCache.get(services);
   if (!byKey) {
     byKey = new Map();
@@ -103,8 +103,8 @@ function targetProvider(services: RuntimeServices, target: string): ModelProvide
 export async function executeDelegation(input: ExecuteInput): Promise<ToolResult> {
   const { services, target: t } = input;
   const agentic = t.agentic;
-  const rp = services.config.agents[t.target]?.risk_profile.trim() ?? '';
-  if (agentic && !Object.hasOwn(services.config.risk_profiles, rp)) {
+  const rp = agentOf(services.config, t.target)?.risk_profile.trim() ?? '';
+  if (agentic && !hasEntry(services.config.risk_profiles, rp)) {
     return fail(agenticNoRiskProfile(t.target, rp));
   }
   let provider: ModelProvider;

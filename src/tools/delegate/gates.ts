@@ -1,6 +1,7 @@
 // The admission gates of delegate.md §5: delegation_policy, reachability, target policy, always_ask.
+import { hasEntry, ownEntry, riskProfileFor, runtimeProfileFor } from '../../config/lookup.ts';
 import type { BatonConfig, DelegateMode } from '../../config/types.ts';
-import { reachableTargets, riskProfileFor, runtimeProfileFor } from '../../config/views.ts';
+import { reachableTargets } from '../../config/views.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { buildSecurityPolicy } from '../../security/policy.ts';
@@ -25,15 +26,13 @@ export interface AdmittedTarget {
 
 export type GateResult = { ok: true; value: AdmittedTarget } | { ok: false; error: string };
 
-const has = (config: BatonConfig, alias: string) => Object.hasOwn(config.agents, alias);
-
 /** Every configured alias, sorted by code point (§6.2's list, not the roster). */
 export function allAgentsList(config: BatonConfig): string {
   const names = Object.keys(config.agents).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return names.length ? names.join(', ') : NONE_CONFIGURED;
 }
 
-export const isConfiguredAgent = has;
+export const isConfiguredAgent = (config: BatonConfig, alias: string) => hasEntry(config.agents, alias);
 
 /** The advertised roster (§3): empty unless the caller's policy allows delegation. */
 export function advertisedRoster(config: BatonConfig, caller: string): string[] {
@@ -47,9 +46,9 @@ export function modeOf(config: BatonConfig, caller: string, target: string): Del
 
 /** §5.2: the first matching text for a target without a mode. */
 function unreachableText(config: BatonConfig, t: string, c: string): string {
-  const caller = has(config, c) ? config.agents[c] : undefined;
+  const caller = ownEntry(config.agents, c);
   if (!caller) return reach.callerMissing(t, c);
-  const target = has(config, t) ? config.agents[t] : undefined;
+  const target = ownEntry(config.agents, t);
   if (!target) return reach.targetMissing(t, c);
   if (!target.enabled) return reach.targetDisabled(t, c);
   const listed = caller.delegates.some((d) => d.agent.trim() === t);
@@ -64,7 +63,7 @@ function unreachableText(config: BatonConfig, t: string, c: string): string {
 
 /** §5.1 → §5.3 then the §5.4 refusal, in that order; refusals are logged as §17 says. */
 export function admitTarget(config: BatonConfig, caller: string, target: string, logger: Logger): GateResult {
-  const callerProfile = config.agents[caller]?.risk_profile.trim() ?? '';
+  const callerProfile = ownEntry(config.agents, caller)?.risk_profile.trim() ?? '';
   if (riskProfileFor(config, caller)?.delegation_policy.mode !== 'allow') {
     logger.warn({ caller, target }, refusalLog.policy);
     return { ok: false, error: delegationForbidden(caller, callerProfile) };

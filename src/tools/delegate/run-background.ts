@@ -2,7 +2,7 @@
 import type { ExecuteRun } from '../../agent/execute-run.ts';
 import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-context.ts';
 import { createApprovalGate } from '../../approval/gate.ts';
-import { runtimeProfileFor } from '../../config/views.ts';
+import { agentOf, runtimeProfileFor } from '../../config/lookup.ts';
 import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { withRunScope } from '../../core/logger.ts';
@@ -55,7 +55,7 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     runtime: runtimeProfileFor(services.config, p.caller),
     budgetRootId: null,
     memoryAllowlist: [p.caller],
-    providerRef: services.config.agents[p.caller]?.model_provider ?? '',
+    providerRef: agentOf(services.config, p.caller)?.model_provider ?? '',
     origin: undefined,
     gate,
     createGate: () => gate,

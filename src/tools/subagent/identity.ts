@@ -1,5 +1,6 @@
 // A subagent's identity: the parent's live policy, memory allowlist and configured provider, narrowed only.
 import type { RunContext } from '../../agent/run-context.ts';
+import { agentOf, riskProfileFor } from '../../config/lookup.ts';
 import { ensureNoEscalationBeyond, validateMemoryAllowlistOverride } from '../../security/escalation.ts';
 import { noAgentText, noRiskProfileText } from '../../security/messages.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
@@ -18,9 +19,9 @@ export type IdentityResult =
 export function resolveSubagentIdentity(parent: RunContext, overrides?: SubAgentOverrides): IdentityResult {
   const { config, logger } = parent.services;
   const alias = parent.agentAlias;
-  const agent = config.agents[alias];
+  const agent = agentOf(config, alias);
   if (!agent) return { ok: false, error: noAgentText(alias) };
-  if (!config.risk_profiles[agent.risk_profile.trim()]) {
+  if (!riskProfileFor(config, alias)) {
     return { ok: false, error: unresolvablePolicy(alias, noRiskProfileText(alias)) };
   }
   let policy = parent.policy;

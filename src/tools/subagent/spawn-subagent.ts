@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { ExecuteRun } from '../../agent/execute-run.ts';
 import type { RunContext } from '../../agent/run-context.ts';
+import { riskProfileFor } from '../../config/lookup.ts';
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
 import { newRunId } from '../../core/ids.ts';
 import { withRunScope } from '../../core/logger.ts';
@@ -40,9 +41,7 @@ async function admit(run: RunContext, args: unknown): Promise<{ prompt: string }
   const prompt = promptOf(args);
   if (prompt === null) return fail(MISSING_PROMPT);
   if (run.isSubagent) return fail(DEPTH_CAP);
-  const { config } = run.services;
-  const profileName = config.agents[run.agentAlias]?.risk_profile.trim() ?? '';
-  const profile = config.risk_profiles[profileName];
+  const profile = riskProfileFor(run.services.config, run.agentAlias);
   if (profile && !isToolAdmittedByProfile(profile, 'spawn_subagent')) {
     return fail(riskProfileRefusal(run.agentAlias));
   }

@@ -192,6 +192,49 @@ describe('a top-level turn', () => {
     expect(h.server.requests.at(-1)!.body.model).toBe('other-model');
   });
 
+  it('model_switch refuses prototype member names like any unknown provider, and the session keeps working', async () => {
+    const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty'];
+    h.server.script([
+      {
+        toolCalls: names.map((n, i) => ({
+          id: `p${i}`,
+          name: 'model_switch',
+          arguments: { model_provider: n },
+        })),
+      },
+      { text: 'still on my model' },
+      { text: 'next turn fine' },
+    ]);
+    const res = await h.turn('main', 'switch to something odd', { session: 'proto-switch' });
+    expect(res.text).toBe('still on my model');
+    names.forEach((n, i) => {
+      expect(toolResultIn(h.server.requests[1]!, `p${i}`)).toBe(
+        `Error: Unknown model_provider '${n}'. Configured: custom.fake, custom.other`,
+      );
+    });
+    expect(await h.services.sessionModels.get('main', 'proto-switch')).toBeNull();
+    await h.turn('main', 'again', { session: 'proto-switch' });
+    expect(h.server.requests.map((r) => r.body.model)).toEqual(['fake-model', 'fake-model', 'fake-model']);
+  });
+
+  it('a stored session model that names no configured provider is ignored with a log', async () => {
+    for (const [i, bad] of ['constructor', '__proto__', 'custom.gone'].entries()) {
+      const session = `stored-bad-${i}`;
+      await h.services.sessionModels.set('main', session, bad);
+      h.server.script([{ text: `answered ${i}` }]);
+      const res = await h.turn('main', 'hi', { session });
+      expect(res.text).toBe(`answered ${i}`);
+      expect(h.server.requests.at(-1)!.body.model).toBe('fake-model');
+      expect(h.logs).toContainEqual(
+        expect.objectContaining({
+          msg: 'stored session model names no configured provider; using the agent default',
+          stored_provider: bad,
+          session_key: session,
+        }),
+      );
+    }
+  });
+
   it('fails after max_tool_iterations model requests', async () => {
     h.server.respond(() => ({
       toolCalls: [{ name: 'memory_recall', arguments: { query: String(Math.random()) } }],

@@ -31,6 +31,19 @@ risk_profile = "default"
 [agents.asker]
 model_provider = "custom.fake"
 risk_profile = "asking"
+
+# An agent whose config declares a delivery chat: its own cron job posts to the ops digest chat.
+[agents.reporter]
+model_provider = "custom.fake"
+risk_profile = "default"
+cron_jobs = ["digest"]
+
+[cron.digest]
+job_type = "agent"
+enabled = false
+schedule = { kind = "cron", expr = "0 7 * * *" }
+prompt = "digest"
+delivery = { channel = "telegram.main", recipient = "ops-42" }
 `;
 
 const CHAT: Recipient = { channel: 'telegram.main', chat: 'chat-7', thread: 'topic-3' };
@@ -109,6 +122,23 @@ describe('channel-triggered cron', () => {
     expect((await scheduler.inspect()).schedulers).toEqual([]);
   });
 
+  it('a model that asks to post into another chat the bot is in reads the refusal, and nothing is scheduled', async () => {
+    const delivery = { channel: 'telegram.main', recipient: 'someone-elses-chat' };
+    h.server.script([
+      {
+        toolCalls: [
+          { id: 'f1', name: 'cron_add', arguments: { schedule: '0 9 * * *', prompt: 'spam', delivery } },
+        ],
+      },
+      { text: 'could not' },
+    ]);
+    await h.turn('main', 'post there every morning', { origin: CHAT });
+    expect(toolResultIn(h.server.requests[1]!, 'f1')).toBe(
+      `Error: ${cronTexts.foreignRecipient('telegram.main:someone-elses-chat', ['telegram.main:chat-7'])}`,
+    );
+    expect(await scheduler.list('main')).toEqual([]);
+  });
+
   it('needs approval by default: with no operator the runtime denies cron_add', async () => {
     h.server.script([
       { toolCalls: [{ id: 'a2', name: 'cron_add', arguments: { schedule: '0 9 * * *', prompt: 'x' } }] },
@@ -123,10 +153,14 @@ describe('channel-triggered cron', () => {
 describe('cron tool input', () => {
   const tools = createCronTools();
   const tool = (name: string): Tool => tools.find((t) => t.name === name)!;
-  const call = (name: string, args: unknown, opts: { origin?: Recipient; noCron?: boolean } = {}) => {
+  const call = (
+    name: string,
+    args: unknown,
+    opts: { origin?: Recipient; noCron?: boolean; agent?: string } = {},
+  ) => {
     const run = buildRunContext({
       config: h.services.config,
-      agentAlias: 'main',
+      agentAlias: opts.agent ?? 'main',
       services: opts.noCron ? {} : { cron: scheduler },
     });
     run.origin = opts.origin;
@@ -164,19 +198,89 @@ describe('cron tool input', () => {
     expect(await scheduler.list('main')).toEqual([]);
   });
 
-  it('refuses without an originating chat and without a delivery, or with a foreign channel', async () => {
+  it('refuses without an originating chat and without a delivery', async () => {
     expect(await call('cron_add', { schedule: '0 9 * * *', prompt: 'p' })).toMatchObject(
       refusal(cronTexts.noDelivery()),
     );
-    const foreign = { channel: 'slack.other', recipient: 'C1' };
-    expect(
-      await call('cron_add', { schedule: '0 9 * * *', prompt: 'p', delivery: foreign }, { origin: CHAT }),
-    ).toMatchObject(refusal(cronTexts.foreignChannel('slack.other')));
   });
 
-  it('one-off at jobs are accepted with an explicit delivery in the same channel, and listed', async () => {
+  it('refuses any chat other than the originating one and the config-declared ones, even on the same channel', async () => {
+    const origin = 'telegram.main:chat-7';
+    for (const foreign of [
+      { channel: 'slack.other', recipient: 'C1' },
+      // The bot is in this chat too, but nobody there asked this agent for anything.
+      { channel: 'telegram.main', recipient: 'chat-9' },
+      // Declared for another agent (reporter), not for main.
+      { channel: 'telegram.main', recipient: 'ops-42' },
+    ]) {
+      const to = `${foreign.channel}:${foreign.recipient}`;
+      expect(
+        await call('cron_add', { schedule: '0 9 * * *', prompt: 'p', delivery: foreign }, { origin: CHAT }),
+        to,
+      ).toMatchObject(refusal(cronTexts.foreignRecipient(to, [origin])));
+    }
+    // The exact text the model reads.
+    expect(cronTexts.foreignRecipient('telegram.main:chat-9', [origin])).toBe(
+      "Delivery to 'telegram.main:chat-9' refused: cron_add may post only to the chat this conversation is in or to a chat the config declares for this agent (a [cron.<alias>] delivery of its cron_jobs). Allowed: telegram.main:chat-7",
+    );
+    // A run with no originating chat (a cron run, the one-shot CLI) has only the declared chats: main has none.
+    const delivery = { channel: 'telegram.main', recipient: 'chat-7' };
+    expect(await call('cron_add', { schedule: '0 9 * * *', prompt: 'p', delivery })).toMatchObject(
+      refusal(cronTexts.foreignRecipient('telegram.main:chat-7', [])),
+    );
+    expect(await scheduler.list('main')).toEqual([]);
+  });
+
+  it('accepts the originating chat named explicitly (another thread of it too)', async () => {
+    const delivery = { channel: 'telegram.main', recipient: 'chat-7', thread: 'topic-9' };
+    const res = await call('cron_add', { schedule: '0 9 * * *', prompt: 'p', delivery }, { origin: CHAT });
+    expect(res).toMatchObject({ success: true });
+    const [job] = await scheduler.list('main');
+    expect(job?.delivery).toEqual({ channel: 'telegram.main', chat: 'chat-7', thread: 'topic-9' });
+    expect(await call('cron_remove', { job_id: job!.id })).toMatchObject({ success: true });
+  });
+
+  it('accepts a chat the config declares for the agent, with or without an originating chat', async () => {
+    const delivery = { channel: 'telegram.main', recipient: 'ops-42' };
+    const declared = 'telegram.main:ops-42';
+    const fromChat = await call(
+      'cron_add',
+      { schedule: '0 9 * * *', prompt: 'from chat', delivery },
+      { origin: CHAT, agent: 'reporter' },
+    );
+    expect(fromChat.output).toMatch(new RegExp(`results go to ${declared}$`));
+    const noOrigin = await call(
+      'cron_add',
+      { schedule: '0 9 * * *', prompt: 'no origin', delivery },
+      {
+        agent: 'reporter',
+      },
+    );
+    expect(noOrigin.output).toMatch(new RegExp(`results go to ${declared}$`));
+    // The declared chat is the reporter's only one when no chat started the run.
+    const elsewhere = { channel: 'telegram.main', recipient: 'chat-7' };
+    expect(
+      await call(
+        'cron_add',
+        { schedule: '0 9 * * *', prompt: 'p', delivery: elsewhere },
+        { agent: 'reporter' },
+      ),
+    ).toMatchObject(refusal(cronTexts.foreignRecipient('telegram.main:chat-7', [declared])));
+    const jobs = await scheduler.list('reporter');
+    expect(jobs.map((j) => [j.prompt, j.delivery])).toEqual([
+      ['from chat', { channel: 'telegram.main', chat: 'ops-42' }],
+      ['no origin', { channel: 'telegram.main', chat: 'ops-42' }],
+    ]);
+    for (const j of jobs) {
+      expect(await call('cron_remove', { job_id: j.id }, { agent: 'reporter' })).toMatchObject({
+        success: true,
+      });
+    }
+  });
+
+  it('one-off at jobs are accepted with an explicit delivery to this chat, and listed', async () => {
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    const delivery = { channel: 'telegram.main', recipient: 'chat-9' };
+    const delivery = { channel: 'telegram.main', recipient: 'chat-7' };
     const res = await call(
       'cron_add',
       { schedule: { kind: 'at', at }, prompt: 'later', delivery },
@@ -185,7 +289,7 @@ describe('cron tool input', () => {
     expect(res.success).toBe(true);
     const listed = await call('cron_list', {});
     expect(listed.output).toContain(`"schedule":{"kind":"at","at":"${at}"}`);
-    expect(listed.output).toContain('"delivery":"telegram.main:chat-9"');
+    expect(listed.output).toContain('"delivery":"telegram.main:chat-7"');
     const [job] = await scheduler.list('main');
     expect((await scheduler.inspect()).oneOff).toEqual([`tool-at-${job!.id}`]);
     expect(await call('cron_remove', { job_id: job!.id })).toMatchObject({ success: true });

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_RUNTIME_PROFILE,
-  effectiveApiKey,
   effectiveMaxDelegationDepth,
   effectiveMaxToolIterations,
   liveChannelKeys,
@@ -139,22 +138,6 @@ describe('providers', () => {
     expect(providerTypeOf('anthropic.primary')).toBe('anthropic');
     expect(providerTypeOf('custom.a.b')).toBe('custom');
     expect(providerTypeOf('bare')).toBe('bare');
-  });
-
-  it('uses the type default credential unless the entry is OAuth-style or has its own key', () => {
-    const env = { ANTHROPIC_API_KEY: 'env-key' };
-    expect(effectiveApiKey({ type: 'anthropic', api_key: undefined, requires_openai_auth: false }, env)).toBe(
-      'env-key',
-    );
-    expect(effectiveApiKey({ type: 'anthropic', api_key: 'own', requires_openai_auth: false }, env)).toBe(
-      'own',
-    );
-    expect(effectiveApiKey({ type: 'anthropic', api_key: undefined, requires_openai_auth: true }, env)).toBe(
-      undefined,
-    );
-    expect(effectiveApiKey({ type: 'ollama', api_key: undefined, requires_openai_auth: false }, env)).toBe(
-      undefined,
-    );
   });
 });
 

@@ -1,7 +1,7 @@
 // buildSecurityPolicy: profile resolution, runtime defaults, workspace_only forcing, access roots, errors.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSecurityPolicy, resolveRiskProfile } from '../../../src/security/policy.ts';
+import { buildSecurityPolicy } from '../../../src/security/policy.ts';
 import { buildConfig } from '../../helpers/config-builders.ts';
 
 const dataDir = '/srv/baton';
@@ -119,12 +119,5 @@ describe('buildSecurityPolicy', () => {
     expect(() => buildSecurityPolicy(config, 'constructor')).toThrow(
       'no agent configured under alias "constructor"',
     );
-  });
-
-  it('resolveRiskProfile returns undefined when nothing resolves', () => {
-    const config = buildConfig({ agents: { main: {}, lost: { risk_profile: 'nope' } } });
-    expect(resolveRiskProfile(config, 'main')?.name).toBe('default');
-    expect(resolveRiskProfile(config, 'lost')).toBeUndefined();
-    expect(resolveRiskProfile(config, 'ghost')).toBeUndefined();
   });
 });
