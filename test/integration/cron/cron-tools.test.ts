@@ -8,6 +8,7 @@ import type { Tool } from '../../../src/tools/types.ts';
 import { transcriptOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness, toolResultIn } from '../../helpers/agent-harness.ts';
 import { buildRunContext } from '../../helpers/run-context.ts';
+import { waitFor } from '../../helpers/wait.ts';
 import { attachCron, type CronFixture } from './cron-fixture.ts';
 import { readDeliveries } from './recording-outbox.ts';
 
@@ -63,14 +64,6 @@ afterAll(async () => {
   await h.close();
 });
 beforeEach(() => h.server.reset());
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('channel-triggered cron', () => {
   it('a job created with cron_add from a chat delivers its runs to that chat, and cron_remove stops it', async () => {
