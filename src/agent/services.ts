@@ -32,7 +32,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     redis,
     logger,
     workerId: newWorkerId(),
-    history: createHistoryStore(redis, prefix),
+    history: createHistoryStore(redis, prefix, logger),
     sessionModels: createSessionModelStore(redis, prefix),
     treeBudget: createTreeBudget(redis, prefix),
     buckets: createActionBuckets(redis, prefix),
