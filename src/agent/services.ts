@@ -33,10 +33,13 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     logger,
     workerId: newWorkerId(),
     history: createHistoryStore(redis, prefix, logger),
-    sessionModels: createSessionModelStore(redis, prefix),
+    sessionModels: createSessionModelStore(redis, prefix, {
+      logger,
+      isProvider: (ref) => Object.hasOwn(config.providers, ref),
+    }),
     treeBudget: createTreeBudget(redis, prefix),
     buckets: createActionBuckets(redis, prefix),
-    tasks: createTaskRecords(redis, prefix),
+    tasks: createTaskRecords(redis, prefix, logger),
     metrics: createMetricsStore(redis, prefix, logger),
     cost: createCostLedger(redis, prefix),
     createProvider(ref, agentAlias) {
