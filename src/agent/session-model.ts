@@ -29,7 +29,10 @@ export function createSessionModelStore(
     async get(agent, sessionKey) {
       const ref = await redis.get(key(agent, sessionKey));
       if (ref === null || !read || read.isProvider(ref)) return ref;
-      read.logger.warn({ key: key(agent, sessionKey), sample: ref.slice(0, 200) }, 'unknown session model ignored');
+      read.logger.warn(
+        { key: key(agent, sessionKey), sample: ref.slice(0, 200) },
+        'unknown session model ignored',
+      );
       return null;
     },
     async set(agent, sessionKey, providerRef) {

@@ -121,6 +121,15 @@ describe('poison records on the runtime', () => {
     ]);
   });
 
+  it('ignores a stored model override that names no configured provider', async () => {
+    h.server.respond(echoResponder());
+    const chat = 'model';
+    const session = conversationId('local.test', chat);
+    await h.redis.set(`${h.prefix}:session-model:main:${session}`, 'constructor');
+    await h.local.inject({ chat, text: 'hi' });
+    expect((await h.local.waitForReplies(1, { chat }))[0]?.text).toBe('echo: hi');
+  });
+
   it('tells the user a short text, not the internal error, when a turn fails inside baton', async () => {
     const chat = 'internal';
     // An event for an agent this config does not have: runTurn throws an internal error.
