@@ -1,8 +1,10 @@
 // Conversation history per agent and session key, in Redis, so any worker can continue a session.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
+import { readHistoryEntries } from './history-entry.ts';
 
 const appendHistory = loadRedisScript(join(import.meta.dirname, 'lua', 'append-history-2.lua'));
 export const HISTORY_TTL_SECS = 30 * 24 * 60 * 60;
@@ -31,12 +33,13 @@ export interface HistoryStore {
   clear(agent: string, sessionKey: string): Promise<void>;
 }
 
-export function createHistoryStore(redis: Redis, prefix: string): HistoryStore {
+export function createHistoryStore(redis: Redis, prefix: string, logger: Logger): HistoryStore {
   const key = (agent: string, session: string) => historyKeys(prefix, agent, session)[0];
   return {
     async load(agent, sessionKey, limit = 50) {
-      const raw = await redis.lrange(key(agent, sessionKey), -limit, -1);
-      const msgs = raw.map((r) => JSON.parse(r) as ChatMessage);
+      const list = key(agent, sessionKey);
+      // A damaged entry is skipped (logged), so it cannot fail every later turn of the session.
+      const msgs = readHistoryEntries(await redis.lrange(list, -limit, -1), { logger, key: list });
       const firstUser = msgs.findIndex((m) => m.role === 'user');
       return firstUser < 0 ? [] : msgs.slice(firstUser);
     },

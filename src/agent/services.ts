@@ -38,11 +38,11 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     logger,
     workerId: newWorkerId(),
     redact,
-    history: createHistoryStore(redis, prefix),
+    history: createHistoryStore(redis, prefix, logger),
     sessionModels: createSessionModelStore(redis, prefix),
     treeBudget: createTreeBudget(redis, prefix),
     buckets: createActionBuckets(redis, prefix),
-    tasks: createTaskRecords(redis, prefix),
+    tasks: createTaskRecords(redis, prefix, logger),
     metrics: createMetricsStore(redis, prefix, logger),
     cost: createCostLedger(redis, prefix),
     createProvider(ref, agentAlias) {

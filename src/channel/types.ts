@@ -6,6 +6,20 @@ export function conversationId(channel: string, chat: string, thread?: string): 
   return `${channel}:${chat}:${thread ?? ''}`;
 }
 
+/** The chat a conversation id names (the inverse of conversationId), or null when it is not one. */
+export function conversationRecipient(conversation: string): Recipient | null {
+  const first = conversation.indexOf(':');
+  const last = conversation.lastIndexOf(':');
+  if (first < 0 || last <= first) return null;
+  const thread = conversation.slice(last + 1);
+  const parsed = recipientSchema.safeParse({
+    channel: conversation.slice(0, first),
+    chat: conversation.slice(first + 1, last),
+    ...(thread ? { thread } : {}),
+  });
+  return parsed.success ? parsed.data : null;
+}
+
 export const recipientSchema = z.object({
   /** Channel key `<type>.<alias>`. */
   channel: z.string().min(1),

@@ -1,5 +1,6 @@
 // The supervision reaper (delegate.md §11.6): running records whose worker died become lost, overdue ones timed_out.
 import type { Redis } from 'ioredis';
+import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { DelegationServices } from '../tools/delegate/services.ts';
 import { createDelegateTasks } from './delegate-tasks.ts';
@@ -29,7 +30,7 @@ export interface DelegateReaper {
 }
 
 export function startDelegateReaper(opts: ReaperOptions): DelegateReaper {
-  const tasks = createDelegateTasks(opts.redis, opts.prefix);
+  const tasks = createDelegateTasks(opts.redis, opts.prefix, opts.logger);
   const lockKey = `${opts.prefix}:delegate-reaper-lock`;
   const interval = opts.intervalMs ?? 60_000;
   const stale = opts.staleHeartbeatMs ?? 150_000;
@@ -38,6 +39,7 @@ export function startDelegateReaper(opts: ReaperOptions): DelegateReaper {
 
   const judge = async (id: string, now: number): Promise<boolean> => {
     const rec = await tasks.get(id);
+    // Gone, settled, or unreadable (logged by get): nothing to supervise, so it stops holding an in-flight slot.
     if (rec?.status !== 'running') {
       await tasks.forgetInFlight(id);
       return false;
@@ -63,7 +65,14 @@ export function startDelegateReaper(opts: ReaperOptions): DelegateReaper {
     try {
       const now = Date.now();
       let settled = 0;
-      for (const id of await tasks.inFlight()) if (await judge(id, now)) settled += 1;
+      for (const id of await tasks.inFlight()) {
+        // One record that cannot be judged is logged and left for the next pass; the others are judged now.
+        const won = await judge(id, now).catch((err: unknown) => {
+          opts.logger.warn({ task_id: id, err: errorMessage(err) }, 'delegate reaper could not judge a task');
+          return false;
+        });
+        if (won) settled += 1;
+      }
       if (settled > 0) opts.logger.warn({ settled }, 'delegate reaper settled abandoned background tasks');
       return settled;
     } finally {

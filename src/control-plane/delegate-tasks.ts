@@ -1,6 +1,7 @@
 // Background delegate tasks in Redis: admission with the fleet-wide in-flight cap, settling, progress, listing.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { createSilentLogger, type Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import {
   decodeTaskRecord,
@@ -36,7 +37,11 @@ export interface DelegateTasks {
   forgetInFlight(taskId: string): Promise<void>;
 }
 
-export function createDelegateTasks(redis: Redis, prefix: string): DelegateTasks {
+export function createDelegateTasks(
+  redis: Redis,
+  prefix: string,
+  logger: Pick<Logger, 'warn'> = createSilentLogger(),
+): DelegateTasks {
   const inflightKey = `${prefix}:delegate-inflight`;
   const indexKey = (alias: string) => `${prefix}:delegate-index:${alias}`;
   const settledChannel = `${prefix}:delegate-settled`;
@@ -74,7 +79,7 @@ export function createDelegateTasks(redis: Redis, prefix: string): DelegateTasks
       return Number(await updateScript(redis, [key(taskId)], encodeTaskFields(fields))) === 1;
     },
     async get(taskId) {
-      return decodeTaskRecord(await redis.hgetall(key(taskId)));
+      return decodeTaskRecord(await redis.hgetall(key(taskId)), { logger, key: key(taskId) });
     },
     async listForAlias(alias) {
       // Records expire after 7 days; their index entries are pruned on read.
@@ -85,8 +90,9 @@ export function createDelegateTasks(redis: Redis, prefix: string): DelegateTasks
       for (const id of ids) pipe.hgetall(key(id));
       const rows = (await pipe.exec()) ?? [];
       const out: TaskRecord[] = [];
-      for (const [err, raw] of rows) {
-        const rec = err ? null : decodeTaskRecord(raw as Record<string, string>);
+      for (const [i, [err, raw]] of rows.entries()) {
+        const at = { logger, key: key(ids[i] ?? '?') };
+        const rec = err ? null : decodeTaskRecord(raw as Record<string, string>, at);
         if (rec?.kind === 'delegate' && rec.chain.includes(alias)) out.push(rec);
       }
       return out;

@@ -231,12 +231,13 @@ export function renderFamilies(raw: Record<string, string>): string {
   const byName = new Map<string, Map<string, Map<string, number>>>();
   for (const [field, value] of Object.entries(raw)) {
     const p = parseField(field);
-    if (!p) continue;
+    const n = Number(value);
+    if (!p || !Number.isFinite(n)) continue; // a damaged value is left out, never rendered as NaN
     const series = byName.get(p.name) ?? new Map<string, Map<string, number>>();
     byName.set(p.name, series);
     const parts = series.get(p.labels) ?? new Map<string, number>();
     series.set(p.labels, parts);
-    parts.set(p.part, Number(value));
+    parts.set(p.part, n);
   }
   const out: string[] = [];
   for (const f of Object.values(METRIC_FAMILIES) as Family[]) {

@@ -1,6 +1,9 @@
 // Which sessions have a turn running right now, and where: read by the session-abort API.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { createSilentLogger, type Logger } from '../core/logger.ts';
+import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 
 const clearRunningTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'clear-running-turn-1.lua'));
@@ -8,13 +11,24 @@ const clearRunningTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'clear
 export interface RunningTurns {
   markRunning(sessionKey: string, runId: string, workerId: string): Promise<void>;
   markDone(sessionKey: string, runId: string): Promise<void>;
-  get(sessionKey: string): Promise<{ runId: string; workerId: string } | null>;
+  /**
+   * The session's running turn. A mark that exists but cannot be read (logged) gives null ids: a turn may still
+   * be running there, so an abort should still be published.
+   */
+  get(sessionKey: string): Promise<RunningTurn | null>;
 }
+
+const runningTurnSchema = z.object({ runId: z.string(), workerId: z.string() });
+export type RunningTurn = { runId: string | null; workerId: string | null };
 
 /** The hash of running turns: session key → `{"runId", "workerId"}` (the turn worker also sets it in Lua). */
 export const runningTurnsKey = (prefix: string) => `${prefix}:running-turns`;
 
-export function createRunningTurns(redis: Redis, prefix: string): RunningTurns {
+export function createRunningTurns(
+  redis: Redis,
+  prefix: string,
+  logger: Pick<Logger, 'warn'> = createSilentLogger(),
+): RunningTurns {
   const key = runningTurnsKey(prefix);
   return {
     async markRunning(sessionKey, runId, workerId) {
@@ -26,7 +40,9 @@ export function createRunningTurns(redis: Redis, prefix: string): RunningTurns {
     },
     async get(sessionKey) {
       const cur = await redis.hget(key, sessionKey);
-      return cur ? (JSON.parse(cur) as { runId: string; workerId: string }) : null;
+      if (cur === null) return null;
+      const at = { logger, key: `${key}[${sessionKey}]`, what: 'running-turn mark' };
+      return parseRecord(runningTurnSchema, cur, at) ?? { runId: null, workerId: null };
     },
   };
 }

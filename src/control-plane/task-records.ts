@@ -2,6 +2,8 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { createSilentLogger, type Logger } from '../core/logger.ts';
+import { checkRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 
 const finishTask = loadRedisScript(join(import.meta.dirname, 'lua', 'finish-task-1.lua'));
@@ -53,17 +55,36 @@ export const taskKey = (prefix: string, id: string) => `${prefix}:task:${id}`;
 export const encodeTaskFields = (fields: Partial<TaskRecord>) =>
   Object.entries(fields).flatMap(([k, v]) => (k === 'status' ? [] : [k, JSON.stringify(v ?? null)]));
 
-/** A stored hash back into a record; null when there is none. */
-export function decodeTaskRecord(raw: Record<string, string>): TaskRecord | null {
+/** Where unreadable records are logged: `key` names the hash. */
+export interface TaskReadContext {
+  logger: Pick<Logger, 'warn'>;
+  key: string;
+}
+
+/**
+ * A stored hash back into a record; null when there is none, and null (logged) when it cannot be read: one
+ * damaged or other-version record must not stop a reaper pass or a listing.
+ */
+export function decodeTaskRecord(raw: Record<string, string>, ctx: TaskReadContext): TaskRecord | null {
   if (!raw.status) return null;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) out[k] = k === 'status' ? v : JSON.parse(v);
-  return taskRecordSchema.parse(out);
+  for (const [k, v] of Object.entries(raw)) {
+    try {
+      out[k] = k === 'status' ? v : JSON.parse(v);
+    } catch {
+      out[k] = undefined; // not JSON: the schema names the field
+    }
+  }
+  return checkRecord(taskRecordSchema, out, { ...ctx, what: 'task record' }) ?? null;
 }
 
 export { RUNNING_TTL_SECS, TERMINAL_TTL_SECS };
 
-export function createTaskRecords(redis: Redis, prefix: string): TaskRecords {
+export function createTaskRecords(
+  redis: Redis,
+  prefix: string,
+  logger: Pick<Logger, 'warn'> = createSilentLogger(),
+): TaskRecords {
   const key = (id: string) => taskKey(prefix, id);
   const encode = encodeTaskFields;
   return {
@@ -75,7 +96,7 @@ export function createTaskRecords(redis: Redis, prefix: string): TaskRecords {
         .exec();
     },
     async get(taskId) {
-      return decodeTaskRecord(await redis.hgetall(key(taskId)));
+      return decodeTaskRecord(await redis.hgetall(key(taskId)), { logger, key: key(taskId) });
     },
     async finish(taskId, status, fields) {
       const finished = { finished_at: new Date().toISOString(), ...fields };

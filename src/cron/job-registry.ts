@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { recipientSchema } from '../channel/types.ts';
+import { createSilentLogger, type Logger } from '../core/logger.ts';
+import { parseRecord } from '../core/redis-record.ts';
 import type { NewToolCronJob, ToolCronJob } from './types.ts';
 
 const scheduleSchema = z.discriminatedUnion('kind', [
@@ -30,13 +32,15 @@ export interface CronJobRegistry {
 
 export const newToolJobId = () => `t-${randomBytes(4).toString('hex')}`;
 
-export function createCronJobRegistry(redis: Redis, prefix: string): CronJobRegistry {
+/** A record that cannot be read (damaged, or another version's) is logged and skipped, never thrown. */
+export function createCronJobRegistry(
+  redis: Redis,
+  prefix: string,
+  logger: Pick<Logger, 'warn'> = createSilentLogger(),
+): CronJobRegistry {
   const key = `${prefix}:cron-jobs`;
-  const parse = (raw: string | null): ToolCronJob | null => {
-    if (raw === null) return null;
-    const parsed = recordSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  };
+  const parse = (id: string, raw: string | null): ToolCronJob | null =>
+    parseRecord(recordSchema, raw, { logger, key: `${key}[${id}]`, what: 'cron job' }) ?? null;
   return {
     async create(job) {
       for (;;) {
@@ -44,9 +48,9 @@ export function createCronJobRegistry(redis: Redis, prefix: string): CronJobRegi
         if ((await redis.hsetnx(key, record.id, JSON.stringify(record))) === 1) return record;
       }
     },
-    get: async (id) => parse(await redis.hget(key, id)),
+    get: async (id) => parse(id, await redis.hget(key, id)),
     async list(agent) {
-      const all = Object.values(await redis.hgetall(key)).map(parse);
+      const all = Object.entries(await redis.hgetall(key)).map(([id, raw]) => parse(id, raw));
       return all
         .filter((j): j is ToolCronJob => j !== null && (agent === undefined || j.agent === agent))
         .sort((a, b) => a.created_at.localeCompare(b.created_at));

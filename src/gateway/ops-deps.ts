@@ -40,7 +40,7 @@ export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
     diagnostics: o.load,
     queues: createQueueStats({ url: config.redis.url, prefix, channelKeys: expected }),
     channels: () => presence.states(expected),
-    abortSession: createSessionAbort(createRunningTurns(redis, prefix), o.abortBus),
+    abortSession: createSessionAbort(createRunningTurns(redis, prefix, logger), o.abortBus),
     tasks: createTaskList(redis, prefix),
     metrics: o.metrics ?? createMetricsStore(redis, prefix, logger),
     ...(o.probeTimeoutMs !== undefined ? { probeTimeoutMs: o.probeTimeoutMs } : {}),

@@ -2,7 +2,8 @@
 import type { AbortBus } from '../control-plane/abort-bus.ts';
 import type { RunningTurns } from '../control-plane/running-turns.ts';
 
-export type SessionAbortResult = { aborted: true; runId: string } | { aborted: false };
+/** `runId` is null when the session's running mark could not be read (the abort is published all the same). */
+export type SessionAbortResult = { aborted: true; runId: string | null } | { aborted: false };
 
 export type AbortSession = (sessionKey: string) => Promise<SessionAbortResult>;
 

@@ -4,17 +4,19 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../agent/history-store.ts';
+import { MESSAGE_UNREADABLE } from '../channel/messages.ts';
 import type { Recipient } from '../channel/types.ts';
-import { inboundMessageSchema } from '../channel/types.ts';
+import { conversationRecipient, inboundMessageSchema } from '../channel/types.ts';
 import { runningTurnsKey } from '../control-plane/running-turns.ts';
 import type { Logger } from '../core/logger.ts';
+import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-5.lua'));
-const dropHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-head-2.lua'));
+const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
 const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-7.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
@@ -71,28 +73,43 @@ export function turnIdOf(event: Pick<QueuedMessage, 'channel' | 'eventId'>): str
   return `${event.channel}:${event.eventId}`;
 }
 
-function parseEvent(raw: string): QueuedMessage | null {
+/** The reply sequence an unreadable event still carries, if any (else the script works it out). */
+function storedSeq(raw: string): number | '' {
   try {
-    const parsed = queuedMessageSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    const seq = (JSON.parse(raw) as { seq?: unknown } | null)?.seq;
+    return typeof seq === 'number' && Number.isInteger(seq) && seq > 0 ? seq : '';
   } catch {
-    return null;
+    return '';
   }
 }
 
 export function createConversationInbox(redis: Redis, prefix: string, logger: Logger): ConversationInbox {
   const inboxKey = (c: string) => `${prefix}:inbox:${c}`;
   const activeKey = `${prefix}:inbox-active`;
-  /** The head as an event; an unreadable head (another version's, or damaged) is logged and dropped. */
+  const seqKey = (c: string) => `${prefix}:conv-seq:${c}`;
+  /**
+   * The head as an event. An unreadable head (another version's, or damaged) is logged and dropped, and its
+   * sender gets a short notice in its place in the reply order, so the conversation's later replies still leave.
+   */
   async function readable(conversation: string, raw: string | null): Promise<QueuedMessage | null> {
     let head = raw;
     while (head !== null) {
-      const event = parseEvent(head);
+      const key = `${inboxKey(conversation)}[0]`;
+      const event = parseRecord(queuedMessageSchema, head, { logger, key, what: 'inbox event' });
       if (event) return event;
-      logger.error({ conversation, event: head.slice(0, 200) }, 'unreadable inbox event dropped');
-      head = (await dropHead(redis, [inboxKey(conversation), activeKey], [head, conversation])) as
-        | string
-        | null;
+      const to = conversationRecipient(conversation);
+      const [dropped, next] = (await dropUnreadableHead(
+        redis,
+        [
+          inboxKey(conversation),
+          activeKey,
+          seqKey(conversation),
+          outboxStreamKey(prefix, to?.channel ?? '?'),
+        ],
+        [head, conversation, to ? JSON.stringify(to) : '', MESSAGE_UNREADABLE, storedSeq(head)],
+      )) as [number, string];
+      if (dropped === 1) logger.error({ conversation }, 'unreadable inbox event dropped');
+      head = next === '' ? null : next;
     }
     return null;
   }
@@ -101,13 +118,7 @@ export function createConversationInbox(redis: Redis, prefix: string, logger: Lo
       const dedupe = `${prefix}:dedupe:${event.channel}:${event.eventId}`;
       const res = await ingestEvent(
         redis,
-        [
-          dedupe,
-          inboxKey(conversation),
-          activeKey,
-          `${prefix}:conv-seq:${conversation}`,
-          replySentKey(prefix, conversation),
-        ],
+        [dedupe, inboxKey(conversation), activeKey, seqKey(conversation), replySentKey(prefix, conversation)],
         [DEDUPE_TTL_SECS, JSON.stringify(event), conversation, SEQUENCE_TTL_SECS],
       );
       const length = Number(res);

@@ -55,7 +55,7 @@ export function createCronScheduler(opts: CronSchedulerOptions): CronScheduler {
   const { config, logger } = opts;
   const queue = new Queue<FirePayload>(CRON_QUEUE, queueOptions(opts.redisUrl, opts.prefix));
   queue.on('error', (err) => logger.warn({ err: err.message }, 'cron queue error'));
-  const registry: CronJobRegistry = createCronJobRegistry(opts.redis, opts.prefix);
+  const registry: CronJobRegistry = createCronJobRegistry(opts.redis, opts.prefix, logger);
   const retry = fireRetryOptions(config.reliability.scheduler_retries);
 
   /** Creates or updates one schedule; an identical one already in Redis is left untouched ('unchanged'). */

@@ -123,7 +123,7 @@ export function startCronWorker(opts: CronWorkerOptions): CronWorker {
   const processFire = createFireProcessor({
     services,
     outbox: opts.outbox,
-    registry: createCronJobRegistry(services.redis, opts.prefix),
+    registry: createCronJobRegistry(services.redis, opts.prefix, services.logger),
     claims: createFireClaims(services.redis, opts.prefix),
   });
   const closing = new AbortController();

@@ -3,7 +3,8 @@ import { type Job, Worker } from 'bullmq';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import type { RuntimeServices } from '../agent/run-context.ts';
 import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
-import { EMPTY_ANSWER, TURN_ABORTED, turnFailed } from '../channel/messages.ts';
+import { userFacingFailure } from '../agent/turn-failure.ts';
+import { EMPTY_ANSWER, TURN_ABORTED, TURN_FAILED_INTERNAL, turnFailed } from '../channel/messages.ts';
 import type { Recipient } from '../channel/types.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
 import type { RunningTurns } from '../control-plane/running-turns.ts';
@@ -97,7 +98,12 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         history = { agent: event.agent, sessionKey: conversation, messages: res.history.messages };
     } catch (err) {
       handedBack = controller.signal.aborted && aborting;
-      text = controller.signal.aborted ? TURN_ABORTED : turnFailed(errorMessage(err));
+      const told = userFacingFailure(err);
+      text = controller.signal.aborted
+        ? TURN_ABORTED
+        : told !== null
+          ? turnFailed(told)
+          : TURN_FAILED_INTERNAL;
       if (!controller.signal.aborted) logger.warn({ err: errorMessage(err), conversation }, 'turn failed');
     } finally {
       unregister();

@@ -50,7 +50,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     inbox,
     turns,
     abortBus,
-    running: createRunningTurns(redis, prefix),
+    running: createRunningTurns(redis, prefix, logger),
     redisUrl: url,
     prefix,
     concurrency: config.worker.concurrency,

@@ -27,7 +27,7 @@ export async function startBackground(input: BackgroundInput): Promise<ToolResul
   if (!admitted.ok) return admitted.result;
   const t = admitted.value;
   if (!services.delegation) return fail(BACKGROUND_UNAVAILABLE);
-  const tasks = createDelegateTasks(services.redis, services.config.redis.prefix);
+  const tasks = createDelegateTasks(services.redis, services.config.redis.prefix, services.logger);
   const taskId = newRunId();
   const timeout = timeLimitSecs(services, t.target, t.agentic);
   const chain = chainOf(cap);

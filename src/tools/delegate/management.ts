@@ -20,7 +20,7 @@ import {
 import { isVisibleTo, listView, recordView, statusName } from './views.ts';
 
 export const tasksOf = (run: RunContext) =>
-  createDelegateTasks(run.services.redis, run.services.config.redis.prefix);
+  createDelegateTasks(run.services.redis, run.services.config.redis.prefix, run.logger);
 const pretty = (v: unknown) => JSON.stringify(v, null, 2);
 
 export async function checkResult(run: RunContext, alias: string, args: Args): Promise<ToolResult> {

@@ -148,7 +148,7 @@ export async function runBackgroundTask(
   deps: BackgroundDeps,
   heartbeatMs?: number,
 ): Promise<void> {
-  const tasks = createDelegateTasks(services.redis, services.config.redis.prefix);
+  const tasks = createDelegateTasks(services.redis, services.config.redis.prefix, services.logger);
   const rec = await tasks.get(p.task_id);
   if (rec?.status !== 'running') return;
   const progress = createProgressTracker(tasks, p.task_id, p.timeout_secs, services.logger, heartbeatMs);
