@@ -1,4 +1,6 @@
 // The model ↔ tool loop of one agent run, until a final answer or max_tool_iterations.
+
+import type { TreeBudget } from '../control-plane/tree-budget.ts';
 import { RunAbortedError } from '../core/errors.ts';
 import { stripThinkBlocks } from '../providers/index.ts';
 import type {
@@ -15,7 +17,6 @@ import { maxIterationsText, TREE_BUDGET_EXHAUSTED } from './messages.ts';
 import type { RunContext } from './run-context.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 import { modelVisibleText, truncateToolText } from './tool-result-text.ts';
-import type { TreeBudget } from './tree-budget.ts';
 
 export interface LoopSettings {
   maxToolIterations: number;

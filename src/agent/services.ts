@@ -3,16 +3,16 @@ import type { Redis } from 'ioredis';
 import type { BatonConfig } from '../config/types.ts';
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { createTaskRecords } from '../control-plane/task-records.ts';
+import { createTreeBudget } from '../control-plane/tree-budget.ts';
 import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { createCostLedger } from '../cost/ledger.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
 import type { ModelProvider } from '../providers/types.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
-import { createHistoryStore } from './history-store.ts';
+import { createHistoryStore } from '../session/history-store.ts';
+import { createSessionModelStore } from '../session/session-model.ts';
 import type { RuntimeServices } from './run-context.ts';
-import { createSessionModelStore } from './session-model.ts';
-import { createTreeBudget } from './tree-budget.ts';
 
 export interface ServicesOptions {
   config: BatonConfig;

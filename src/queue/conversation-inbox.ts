@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../agent/history-store.ts';
 import type { Recipient } from '../channel/types.ts';
 import { inboundMessageSchema } from '../channel/types.ts';
 import { runningTurnsKey } from '../control-plane/running-turns.ts';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
+import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
 import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 

@@ -40,7 +40,7 @@ const BARE = /^[ \t]*import\s*['"]([^'"]+)['"]/gm;
 const DYNAMIC = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Every module specifier a source text imports or re-exports. */
-export function importSpecifiers(text: string): string[] {
+function importSpecifiers(text: string): string[] {
   return [STATIC, BARE, DYNAMIC].flatMap((re) => [...text.matchAll(re)].map((m) => m[1]!));
 }
 
@@ -63,13 +63,15 @@ interface Edge {
 function importsOf(file: string): Edge[] {
   return importSpecifiers(readFileSync(join(ROOT, file), 'utf8')).map((spec) => {
     if (!spec.startsWith('.')) return { file, spec, relative: false, target: undefined };
-    const resolved = normalize(join(dirname(file), spec)).split('\\').join('/');
+    const resolved = normalize(join(dirname(file), spec))
+      .split('\\')
+      .join('/');
     return { file, spec: resolved, relative: true, target: srcFolder(resolved) };
   });
 }
 
 /** A cycle in the folder graph, as `a → b → … → a`, or null. */
-export function findCycle(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] | null {
+function findCycle(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] | null {
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
   const visit = (node: string): string[] | null => {
