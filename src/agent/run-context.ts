@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ApprovalGate } from '../approval/types.ts';
 import type { Recipient } from '../channel/types.ts';
 import type { BatonConfig, RuntimeProfile } from '../config/types.ts';
+import type { DelegationServices } from '../control-plane/delegation-services.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import type { TaskRecords } from '../control-plane/task-records.ts';
 import type { TreeBudget } from '../control-plane/tree-budget.ts';
@@ -16,7 +17,6 @@ import type { SecurityPolicy } from '../security/types.ts';
 import type { HistoryStore } from '../session/history-store.ts';
 import type { SessionModelStore } from '../session/session-model.ts';
 import type { DelegateCapability } from '../tools/delegate/capability.ts';
-import type { DelegationServices } from '../tools/delegate/services.ts';
 import type { ThinkingSetting } from './thinking/levels.ts';
 
 /** Process-wide services a run uses; built once per process. */

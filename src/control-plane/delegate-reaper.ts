@@ -1,8 +1,8 @@
 // The supervision reaper (delegate.md §11.6): running records whose worker died become lost, overdue ones timed_out.
 import type { Redis } from 'ioredis';
 import type { Logger } from '../core/logger.ts';
-import type { DelegationServices } from '../tools/delegate/services.ts';
 import { createDelegateTasks } from './delegate-tasks.ts';
+import type { DelegationServices } from './delegation-services.ts';
 
 export interface ReaperOptions {
   redis: Redis;

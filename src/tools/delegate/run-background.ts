@@ -4,6 +4,7 @@ import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-c
 import { createApprovalGate } from '../../approval/gate.ts';
 import { runtimeProfileFor } from '../../config/views.ts';
 import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
+import type { DelegateJobPayload } from '../../control-plane/delegation-services.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { withRunScope } from '../../core/logger.ts';
 import { RATE_LIMIT_EXCEEDED } from '../../security/messages.ts';
@@ -17,7 +18,6 @@ import { createDelegateTool } from './delegate-tool.ts';
 import { executeDelegation } from './execute.ts';
 import { targetPolicyFailed, UNKNOWN_ERROR } from './messages.ts';
 import { createProgressTracker } from './progress.ts';
-import type { DelegateJobPayload } from './services.ts';
 
 export interface BackgroundDeps {
   buildToolSet(run: RunContext, opts?: { remove?: readonly string[] }): ToolRegistry;
