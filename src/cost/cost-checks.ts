@@ -2,9 +2,8 @@
 import type { RuntimeServices } from '../agent/run-context.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { runtimeProfileFor } from '../config/views.ts';
-import { costRefusal } from '../tools/delegate/messages.ts';
 import type { CostScope } from './cost-scope.ts';
-import { rootLimitRefusal } from './messages.ts';
+import { costRefusal, rootLimitRefusal } from './messages.ts';
 import { dollars, routeThresholds, sharedLimits } from './shared-limits.ts';
 
 /** An agent's own daily ceiling in micro-dollars: `0` means the global daily limit. */
