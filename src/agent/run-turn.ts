@@ -6,11 +6,11 @@ import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
 import { createCostObserver, rootCostScope } from '../cost/cost-scope.ts';
 import type { ChatMessage } from '../providers/types.ts';
+import type { RunContext, RuntimeServices, SpawnSite } from '../run/run-context.ts';
 import { noAgentText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import { buildToolSet, type ToolSetOptions } from '../tools/tool-set.ts';
 import { executeRun } from './execute-run.ts';
-import type { RunContext, RuntimeServices, SpawnSite } from './run-context.ts';
 import type { BudgetRole } from './run-loop.ts';
 import { thinkingOf } from './thinking/levels.ts';
 

@@ -9,10 +9,10 @@ import type { Logger } from '../core/logger.ts';
 import { createCostLedger } from '../cost/ledger.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
 import type { ModelProvider } from '../providers/types.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
 import { createHistoryStore } from '../session/history-store.ts';
 import { createSessionModelStore } from '../session/session-model.ts';
-import type { RuntimeServices } from './run-context.ts';
 
 export interface ServicesOptions {
   config: BatonConfig;

@@ -1,8 +1,8 @@
 // The §15 cost checks of a hop, and the atomic check-and-reserve before each model request.
-import type { RuntimeServices } from '../agent/run-context.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { runtimeProfileFor } from '../config/views.ts';
-import type { CostScope } from './cost-scope.ts';
+import type { CostScope } from '../run/cost-contract.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
 import { costRefusal, rootLimitRefusal } from './messages.ts';
 import { dollars, routeThresholds, sharedLimits } from './shared-limits.ts';
 

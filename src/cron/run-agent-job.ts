@@ -1,11 +1,11 @@
 // run_agent_job: one firing of a cron agent job as a top-level run of its owning agent (subagents.md §11).
-import type { RuntimeServices } from '../agent/run-context.ts';
 import { agentDisabledText, runTurn } from '../agent/run-turn.ts';
 import type { ApprovalAsker } from '../approval/gate.ts';
 import type { CronJobConfig } from '../config/types.ts';
 import { errorChain, errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
 import { noAgentText, noRiskProfileText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import type { SecurityPolicy } from '../security/types.ts';

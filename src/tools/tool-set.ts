@@ -1,6 +1,8 @@
 // Builds the tool set of one run: every tool baton has, then the filters of subagents.md §6.
 import { executeRun } from '../agent/execute-run.ts';
-import type { RunContext } from '../agent/run-context.ts';
+import type { RunContext } from '../run/run-context.ts';
+import type { Tool } from '../run/tool.ts';
+import { createToolRegistry, type ToolRegistry } from '../run/tool-registry.ts';
 import { filterToolNames, intersectAllowlist } from '../security/tool-filter.ts';
 import { createFileReadTool } from './builtin/file-read.ts';
 import { createFileWriteTool } from './builtin/file-write.ts';
@@ -12,9 +14,7 @@ import { createShellTool } from './builtin/shell.ts';
 import { createCronTools } from './cron/cron-tools.ts';
 import { capabilityOf } from './delegate/capability.ts';
 import { createDelegateTool } from './delegate/delegate-tool.ts';
-import { createToolRegistry, type ToolRegistry } from './registry.ts';
 import { createSpawnSubagentTool } from './subagent/spawn-subagent.ts';
-import type { Tool } from './types.ts';
 
 export const MEMORY_TOOLS = [
   'memory_store',

@@ -1,6 +1,6 @@
 // model_switch: a top-level run switches its model provider for the rest of the session.
 import { z } from 'zod';
-import { fail, ok, type Tool } from '../types.ts';
+import { fail, ok, type Tool } from '../../run/tool.ts';
 
 const input = z.object({ model_provider: z.string() });
 

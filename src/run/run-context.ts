@@ -8,16 +8,15 @@ import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import type { TaskRecords } from '../control-plane/task-records.ts';
 import type { TreeBudget } from '../control-plane/tree-budget.ts';
 import type { Logger } from '../core/logger.ts';
-import type { CostScope } from '../cost/cost-scope.ts';
-import type { CostLedger } from '../cost/ledger.ts';
 import type { CronControl } from '../cron/types.ts';
 import type { ModelProvider, ModelResponse } from '../providers/types.ts';
 import type { ActionBuckets } from '../security/action-buckets.ts';
 import type { SecurityPolicy } from '../security/types.ts';
 import type { HistoryStore } from '../session/history-store.ts';
 import type { SessionModelStore } from '../session/session-model.ts';
-import type { DelegateCapability } from '../tools/delegate/capability.ts';
-import type { ThinkingSetting } from './thinking/levels.ts';
+import type { CostLedger, CostScope } from './cost-contract.ts';
+import type { DelegateCapability } from './delegate-capability.ts';
+import type { ThinkingSetting } from './thinking-setting.ts';
 
 /** Process-wide services a run uses; built once per process. */
 export interface RuntimeServices {

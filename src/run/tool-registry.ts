@@ -1,6 +1,6 @@
 // The tool registry: the set of tools one run may call, by name, in a stable order.
 import type { ToolSpec } from '../providers/types.ts';
-import { type Tool, toolSpec } from './types.ts';
+import { type Tool, toolSpec } from './tool.ts';
 
 export interface ToolRegistry {
   readonly names: readonly string[];
