@@ -1,6 +1,5 @@
 // `baton agent`: one top-level turn in this process, no channel registry, answer on stdout.
 import { runTurn } from '../agent/run-turn.ts';
-import { createRuntimeServices } from '../agent/services.ts';
 import { loadConfigFile } from '../config/index.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
@@ -8,6 +7,7 @@ import { createLogger } from '../core/logger.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
 import { type CronScheduler, createCronScheduler } from '../queue/cron-scheduler.ts';
 import { createDelegateWorker, type DelegateWorker } from '../queue/delegate-worker.ts';
+import { createRuntimeServices } from '../runtime/services.ts';
 
 export interface AgentCommandArgs {
   configPath: string;

@@ -6,11 +6,12 @@ import { errorChain, errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
+import type { ToolSetOptions } from '../run/tool-registry.ts';
 import { noAgentText, noRiskProfileText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import type { SecurityPolicy } from '../security/types.ts';
 import { spawnFailed, unresolvablePolicy } from '../tools/subagent/messages.ts';
-import { MEMORY_TOOLS, SCHEDULER_MUTATION_TOOLS, type ToolSetOptions } from '../tools/tool-set.ts';
+import { MEMORY_TOOLS, SCHEDULER_MUTATION_TOOLS } from '../tools/tool-set.ts';
 import {
   CRON_BUDGET_EXHAUSTED,
   CRON_JOB_EXECUTED,

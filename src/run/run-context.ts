@@ -17,6 +17,7 @@ import type { SessionModelStore } from '../session/session-model.ts';
 import type { CostLedger, CostScope } from './cost-contract.ts';
 import type { DelegateCapability } from './delegate-capability.ts';
 import type { ThinkingSetting } from './thinking-setting.ts';
+import type { BuildToolSet } from './tool-registry.ts';
 
 /** Process-wide services a run uses; built once per process. */
 export interface RuntimeServices {
@@ -32,6 +33,8 @@ export interface RuntimeServices {
   treeBudget: TreeBudget;
   buckets: ActionBuckets;
   tasks: TaskRecords;
+  /** The tool set of a run (src/tools/tool-set.ts), set where the process is wired: agent/ is below tools/. */
+  buildToolSet: BuildToolSet;
   /** Fleet-wide metrics (turn/model latency, tool calls); absent in tests that do not need them. */
   metrics?: MetricsStore;
   /** The scheduler seam of the cron_* tools; absent in processes that run no scheduler. */

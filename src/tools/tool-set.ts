@@ -2,7 +2,7 @@
 import { executeRun } from '../agent/execute-run.ts';
 import type { RunContext } from '../run/run-context.ts';
 import type { Tool } from '../run/tool.ts';
-import { createToolRegistry, type ToolRegistry } from '../run/tool-registry.ts';
+import { createToolRegistry, type ToolRegistry, type ToolSetOptions } from '../run/tool-registry.ts';
 import { filterToolNames, intersectAllowlist } from '../security/tool-filter.ts';
 import { createFileReadTool } from './builtin/file-read.ts';
 import { createFileWriteTool } from './builtin/file-write.ts';
@@ -24,13 +24,6 @@ export const MEMORY_TOOLS = [
   'memory_purge',
 ];
 export const SCHEDULER_MUTATION_TOOLS = ['cron_add', 'cron_update', 'cron_remove', 'cron_run', 'schedule'];
-
-export interface ToolSetOptions {
-  /** A spawn site's allowlist (cron `allowed_tools`), intersected with the policy's set. */
-  allowlist?: readonly string[];
-  /** Tools the spawn site removes (cron: scheduler mutation tools, memory tools). */
-  remove?: readonly string[];
-}
 
 /** The builtin tools hold no run state (each call gets its ToolContext), so they are built once. */
 let builtins: { plain: Tool[]; withCron: Tool[] } | undefined;

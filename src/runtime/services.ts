@@ -1,4 +1,5 @@
-// Builds the process-wide RuntimeServices from a loaded config and one Redis connection.
+// Builds the process-wide RuntimeServices from a loaded config and one Redis connection; the tool-set builder
+// is wired here because agent/ (the loop) sits below tools/ (the tools it runs).
 import type { Redis } from 'ioredis';
 import type { BatonConfig } from '../config/types.ts';
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
@@ -13,6 +14,7 @@ import type { RuntimeServices } from '../run/run-context.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
 import { createHistoryStore } from '../session/history-store.ts';
 import { createSessionModelStore } from '../session/session-model.ts';
+import { buildToolSet } from '../tools/tool-set.ts';
 
 export interface ServicesOptions {
   config: BatonConfig;
@@ -39,6 +41,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     tasks: createTaskRecords(redis, prefix),
     metrics: createMetricsStore(redis, prefix, logger),
     cost: createCostLedger(redis, prefix),
+    buildToolSet,
     createProvider(ref, agentAlias) {
       // Chains hold no per-request state and the config of a process is fixed: build each once.
       const key = `${ref}\u0000${agentAlias}`;
