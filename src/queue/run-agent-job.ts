@@ -5,13 +5,6 @@ import type { CronJobConfig } from '../config/types.ts';
 import { errorChain, errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
-import type { RuntimeServices } from '../run/run-context.ts';
-import type { ToolSetOptions } from '../run/tool-registry.ts';
-import { noAgentText, noRiskProfileText } from '../security/messages.ts';
-import { buildSecurityPolicy } from '../security/policy.ts';
-import type { SecurityPolicy } from '../security/types.ts';
-import { spawnFailed, unresolvablePolicy } from '../tools/subagent/messages.ts';
-import { MEMORY_TOOLS, SCHEDULER_MUTATION_TOOLS } from '../tools/tool-set.ts';
 import {
   CRON_BUDGET_EXHAUSTED,
   CRON_JOB_EXECUTED,
@@ -21,7 +14,14 @@ import {
   cronPrompt,
   cronSender,
   cronSessionKey,
-} from './messages.ts';
+} from '../cron/messages.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
+import type { ToolSetOptions } from '../run/tool-registry.ts';
+import { noAgentText, noRiskProfileText } from '../security/messages.ts';
+import { buildSecurityPolicy } from '../security/policy.ts';
+import type { SecurityPolicy } from '../security/types.ts';
+import { spawnFailed, unresolvablePolicy } from '../tools/subagent/messages.ts';
+import { MEMORY_TOOLS, SCHEDULER_MUTATION_TOOLS } from '../tools/tool-set.ts';
 
 const LOGGED_OUTPUT_CHARS = 4000;
 
