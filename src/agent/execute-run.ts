@@ -1,8 +1,8 @@
 // Runs one agent run end to end: system prompt, provider, loop settings from its runtime profile, the loop.
 import { effectiveMaxToolIterations } from '../config/views.ts';
 import type { ChatMessage, ModelProvider } from '../providers/types.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
-import type { RunContext } from './run-context.ts';
+import type { RunContext } from '../run/run-context.ts';
+import type { ToolRegistry } from '../run/tool-registry.ts';
 import { type BudgetRole, type LoopOutput, runAgentLoop } from './run-loop.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { thinkingEffects, withThinkingPrefix } from './thinking/levels.ts';

@@ -1,7 +1,7 @@
 // The last line of defence for text leaving baton from a run: every known secret value is redacted.
 import type { BatonConfig } from '../config/types.ts';
 import { createTextRedactor, type TextRedactor } from '../core/redact.ts';
-import type { RuntimeServices } from './run-context.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
 
 const fromConfig = new WeakMap<BatonConfig, TextRedactor>();
 

@@ -1,4 +1,5 @@
 // The model ↔ tool loop of one agent run, until a final answer or max_tool_iterations.
+import type { TreeBudget } from '../control-plane/tree-budget.ts';
 import { RunAbortedError } from '../core/errors.ts';
 import { stripThinkBlocks } from '../providers/index.ts';
 import type {
@@ -8,15 +9,14 @@ import type {
   NativeThinking,
   ToolCall,
 } from '../providers/types.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
-import type { ToolResult } from '../tools/types.ts';
+import type { RunContext } from '../run/run-context.ts';
+import type { ToolResult } from '../run/tool.ts';
+import type { ToolRegistry } from '../run/tool-registry.ts';
 import { createDuplicateGuard } from './duplicate-guard.ts';
 import { maxIterationsText, TREE_BUDGET_EXHAUSTED } from './messages.ts';
 import { outboundRedactor } from './outbound-redact.ts';
-import type { RunContext } from './run-context.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 import { modelVisibleText, truncateToolText } from './tool-result-text.ts';
-import type { TreeBudget } from './tree-budget.ts';
 
 export interface LoopSettings {
   maxToolIterations: number;

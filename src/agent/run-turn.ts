@@ -6,13 +6,13 @@ import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
 import { createCostObserver, rootCostScope } from '../cost/cost-scope.ts';
 import type { ChatMessage } from '../providers/types.ts';
+import type { RunContext, RuntimeServices, SpawnSite } from '../run/run-context.ts';
+import type { ToolSetOptions } from '../run/tool-registry.ts';
 import { noAgentText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
-import { buildToolSet, type ToolSetOptions } from '../tools/tool-set.ts';
+import { sessionProviderRef } from '../session/session-model.ts';
 import { executeRun } from './execute-run.ts';
-import type { RunContext, RuntimeServices, SpawnSite } from './run-context.ts';
 import type { BudgetRole } from './run-loop.ts';
-import { sessionProviderRef } from './session-model.ts';
 import { thinkingOf } from './thinking/levels.ts';
 
 export interface TurnRequest {
@@ -131,7 +131,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
   const turn = withRunScope(scope, async () => {
     const out = await executeRun({
       run,
-      tools: buildToolSet(run, req.tools),
+      tools: services.buildToolSet(run, req.tools),
       history,
       prompt: req.message,
       budget,

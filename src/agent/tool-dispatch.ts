@@ -2,11 +2,11 @@
 import { DENIED_BY_USER, OPERATOR_HINT, runtimeDenialText } from '../approval/messages.ts';
 import { errorMessage, RunAbortedError } from '../core/errors.ts';
 import type { ToolCall } from '../providers/types.ts';
-import type { ToolRegistry } from '../tools/registry.ts';
-import { fail, type Tool, type ToolResult } from '../tools/types.ts';
+import type { RunContext } from '../run/run-context.ts';
+import { fail, type Tool, type ToolResult } from '../run/tool.ts';
+import type { ToolRegistry } from '../run/tool-registry.ts';
 import type { DuplicateGuard } from './duplicate-guard.ts';
 import { duplicateCallText } from './duplicate-guard.ts';
-import type { RunContext } from './run-context.ts';
 
 export const unknownToolText = (name: string, available: readonly string[]) =>
   `Unknown tool '${name}'. Available tools: ${available.length ? available.join(', ') : '(none)'}`;

@@ -1,7 +1,6 @@
 // `baton agent`: one top-level turn in this process, no channel registry, answer on stdout.
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { runTurn } from '../agent/run-turn.ts';
-import { createRuntimeServices } from '../agent/services.ts';
 import { loadConfigFile } from '../config/index.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
@@ -10,6 +9,7 @@ import { createTextRedactor } from '../core/redact.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
 import { type CronScheduler, createCronScheduler } from '../queue/cron-scheduler.ts';
 import { createDelegateWorker, type DelegateWorker } from '../queue/delegate-worker.ts';
+import { createRuntimeServices } from '../runtime/services.ts';
 
 export interface AgentCommandArgs {
   configPath: string;

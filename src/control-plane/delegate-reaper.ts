@@ -2,8 +2,8 @@
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import type { DelegationServices } from '../tools/delegate/services.ts';
 import { createDelegateTasks } from './delegate-tasks.ts';
+import type { DelegationServices } from './delegation-services.ts';
 
 export interface ReaperOptions {
   redis: Redis;

@@ -1,10 +1,9 @@
 // The §15 cost checks of a hop, and the atomic check-and-reserve before each model request.
-import type { RuntimeServices } from '../agent/run-context.ts';
 import { runtimeProfileFor } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
-import { costRefusal } from '../tools/delegate/messages.ts';
-import type { CostScope } from './cost-scope.ts';
-import { rootLimitRefusal } from './messages.ts';
+import type { CostScope } from '../run/cost-contract.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
+import { costRefusal, rootLimitRefusal } from './messages.ts';
 import { dollars, routeThresholds, sharedLimits } from './shared-limits.ts';
 
 /** An agent's own daily ceiling in micro-dollars: `0` means the global daily limit. */

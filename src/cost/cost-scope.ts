@@ -1,26 +1,14 @@
 // Per-hop cost scopes: attribution, the bounded ancestor chain, [cost.enforcement] and the run observer (§15).
-import type { RunContext, RunObserver, RuntimeServices } from '../agent/run-context.ts';
 import { modelRateOf, providerOf } from '../config/lookup.ts';
 import type { BatonConfig, DelegateMode } from '../config/types.ts';
 import type { ModelResponse } from '../providers/types.ts';
+import type { CostEntry, CostScope } from '../run/cost-contract.ts';
+import type { RunContext, RunObserver, RuntimeServices } from '../run/run-context.ts';
 import { reserveCostSlot } from './cost-checks.ts';
-import type { CostEntry } from './ledger.ts';
 import { priceResponse, priceToolCall } from './pricing.ts';
 import { logRoutedDown, logWarnCrossings, warnIfLimitReached, warnThresholds } from './shared-limits.ts';
 
 export { checkCostCeilings, reserveCostSlot } from './cost-checks.ts';
-
-export interface CostScope {
-  /** Decided once at the root: a reload can neither switch tracking off nor re-attribute mid-tree. */
-  tracked: boolean;
-  perAgent: boolean;
-  /** Ledger attribution of this hop. */
-  alias: string;
-  /** Bounded ancestors of this hop, root first (empty for a root or an independent hop). */
-  ancestors: readonly string[];
-  /** Inside a delegated sub-loop every limit is hard, whatever [cost.enforcement] says. */
-  delegated: boolean;
-}
 
 export function rootCostScope(config: BatonConfig, alias: string): CostScope {
   return {

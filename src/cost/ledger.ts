@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { loadRedisScript } from '../core/redis-script.ts';
+import type { CostLedger } from '../run/cost-contract.ts';
 import { utcPeriods } from './pricing.ts';
 
 const reserveCost = loadRedisScript(join(import.meta.dirname, 'lua', 'reserve-cost-var.lua'));
@@ -10,74 +11,6 @@ const recordCost = loadRedisScript(join(import.meta.dirname, 'lua', 'record-cost
 /** Daily keys outlive their day a little so a late reader near midnight still sees them; then they vanish. */
 const DAY_TTL_SECS = 3 * 24 * 60 * 60;
 const MONTH_TTL_SECS = 40 * 24 * 60 * 60;
-
-export interface CostEntry {
-  /** Ledger attribution: the alias whose row this is. */
-  alias: string;
-  /** Bounded ancestors, root first: each gets the spend in its descendant total. */
-  ancestors: readonly string[];
-  microUsd: number;
-  perAgent: boolean;
-  inputTokens?: number;
-  outputTokens?: number;
-  /** warn_at_percent thresholds of the shared totals (micro-dollars); absent: no crossing check. */
-  warnAt?: { day: number; month: number };
-  now?: Date;
-}
-
-/** The shared totals, and whether this record was the fleet's first to reach a warn threshold this period. */
-export interface RecordResult {
-  day: number;
-  month: number;
-  warned: { day: boolean; month: boolean };
-}
-
-export interface LedgerSnapshot {
-  day: number;
-  month: number;
-  /** Per alias: its own daily spend and its descendants' (0 when per-agent tracking is off). */
-  agents: Map<string, { own: number; descendants: number }>;
-}
-
-/** What `reserve` found: room (and the reservation was made), or the first limit reached and its spend. */
-export type ReserveOutcome =
-  | { ok: true; routed: boolean; day: number; month: number }
-  | { ok: false; limit: 'daily'; spent: number }
-  | { ok: false; limit: 'ceiling'; member: number; spent: number }
-  | { ok: false; limit: 'monthly'; spent: number };
-
-export interface ReserveRequest {
-  /** Root first, the hop itself last. */
-  chain: readonly string[];
-  /** Effective ceiling of each chain member, micro-dollars. */
-  ceilings: readonly number[];
-  dailyLimit: number;
-  monthlyLimit: number;
-  perAgent: boolean;
-  /** Estimated cost of the request about to be made; settle with `record(actual − estimate)`. */
-  estimate: number;
-  /** route_down: shared totals at which the request is routed, and its estimate then. */
-  route?: { day: number; month: number; estimate: number };
-  now?: Date;
-}
-
-export interface CostLedger {
-  /** Adds the entry everywhere it counts; returns the new shared day and month totals (micro-dollars). */
-  record(entry: CostEntry): Promise<RecordResult>;
-  /** The §15 checks and a reservation of the estimate, in one atomic step. */
-  reserve(req: ReserveRequest): Promise<ReserveOutcome>;
-  read(aliases: readonly string[], now?: Date): Promise<LedgerSnapshot>;
-  /** The shared totals this process last saw (any record, reserve or read), if under `maxAgeMs` old. */
-  recentTotals(maxAgeMs: number, now?: Date): { day: number; month: number } | undefined;
-  /** The Redis keys of one period (tests and operators). */
-  keys(now?: Date): {
-    day: string;
-    month: string;
-    agent(alias: string): string;
-    descendants(alias: string): string;
-    warned: { day: string; month: string };
-  };
-}
 
 /** Milliseconds from `now` to the next UTC midnight and to the next UTC month start. */
 function msToPeriodEnds(now: Date): { day: number; month: number } {

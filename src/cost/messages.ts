@@ -1,6 +1,15 @@
 // Cost texts of root turns and the cost log lines ([cost.enforcement], warn_at_percent; config.md §8).
-// The figures follow the delegate refusal texts (delegate.md §15), whose wording they reuse.
-import { costRefusal } from '../tools/delegate/messages.ts';
+// The delegate refusal texts (delegate.md §15) live here, where the checks that produce them run; the
+// root-turn texts reuse their wording.
+
+/** delegate.md §15 cost refusals: the part after `Agent '<t>' failed: `. */
+export const costRefusal = {
+  agentCeiling: (alias: string, spentCents: number, capCents: number) =>
+    `daily cost ceiling reached for agent '${alias}' (${spentCents} of ${capCents} cents)`,
+  sharedDaily: (spent: string, limit: string) => `shared daily cost limit reached ($${spent} of $${limit})`,
+  sharedMonthly: (spent: string, limit: string) =>
+    `shared monthly cost limit reached ($${spent} of $${limit})`,
+} as const;
 
 export type SharedPeriod = 'daily' | 'monthly';
 

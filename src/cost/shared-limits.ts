@@ -1,9 +1,9 @@
 // The shared daily/monthly limits of [cost] and [cost.enforcement] in micro-dollars, and their log lines.
-import type { RunContext } from '../agent/run-context.ts';
 import type { CostConfig } from '../config/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import type { CostLedger, RecordResult } from './ledger.ts';
+import type { CostLedger, RecordResult } from '../run/cost-contract.ts';
+import type { RunContext } from '../run/run-context.ts';
 import { routedDown, type SharedPeriod, warnAtPercentCrossed, warnModeProceeds } from './messages.ts';
 
 interface Totals {

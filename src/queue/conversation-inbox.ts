@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../agent/history-store.ts';
 import { MESSAGE_UNREADABLE } from '../channel/messages.ts';
 import type { Recipient } from '../channel/types.ts';
 import { conversationRecipient, inboundMessageSchema } from '../channel/types.ts';
@@ -12,6 +11,7 @@ import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
+import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
 import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 

@@ -1,6 +1,5 @@
 // Runs cron fires: each is one run_agent_job, its success posted to the job's chat once per fire.
 import { type Job, Worker } from 'bullmq';
-import type { RuntimeServices } from '../agent/run-context.ts';
 import type { OutboxWriter, Recipient } from '../channel/types.ts';
 import { cronJobOf } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -8,11 +7,12 @@ import { newRunId } from '../core/ids.ts';
 import { createFireClaims, type FireClaims } from '../cron/fire-claims.ts';
 import { type CronJobRegistry, createCronJobRegistry } from '../cron/job-registry.ts';
 import { cronOwnerOf, toolJobConfig } from '../cron/owners.ts';
-import { type AgentJob, runAgentJob } from '../cron/run-agent-job.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
 import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
 import { type FirePayload, fireDeliveryKey, firePayloadSchema, toolAtJobId } from './cron-fire.ts';
 import { CRON_QUEUE } from './names.ts';
+import { type AgentJob, runAgentJob } from './run-agent-job.ts';
 
 /** What the processor needs of a BullMQ job (tests drive it directly with the same shape). */
 export interface FireJob {

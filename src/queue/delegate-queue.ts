@@ -3,10 +3,10 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type AbortBus, createAbortBus } from '../control-plane/abort-bus.ts';
 import { createDelegateTasks } from '../control-plane/delegate-tasks.ts';
+import type { DelegateJobState, DelegationServices } from '../control-plane/delegation-services.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
 import { CANCELLED_BY_USER } from '../tools/delegate/messages.ts';
-import type { DelegateJobState, DelegationServices } from '../tools/delegate/services.ts';
 import { queueConnection } from './connection.ts';
 import { DELEGATE_QUEUE } from './names.ts';
 

@@ -1,11 +1,11 @@
 // The BullMQ worker of the `delegate` queue: runs background delegations, aborts them on cancel or shutdown.
 import { Worker } from 'bullmq';
 import { executeRun } from '../agent/execute-run.ts';
-import type { RuntimeServices } from '../agent/run-context.ts';
+import { delegateJobPayloadSchema } from '../control-plane/delegation-services.ts';
 import { errorMessage } from '../core/errors.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
 import { WORKER_SHUTDOWN } from '../tools/delegate/messages.ts';
 import { runBackgroundTask } from '../tools/delegate/run-background.ts';
-import { delegateJobPayloadSchema } from '../tools/delegate/services.ts';
 import { buildToolSet } from '../tools/tool-set.ts';
 import { closeWorker } from './close-worker.ts';
 import { queueConnection } from './connection.ts';

@@ -1,7 +1,6 @@
 // Runs turns: a drain job takes its conversation's events in arrival order, one turn at a time.
 import { type Job, Worker } from 'bullmq';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
-import type { RuntimeServices } from '../agent/run-context.ts';
 import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
 import { userFacingFailure } from '../agent/turn-failure.ts';
 import { EMPTY_ANSWER, TURN_ABORTED, TURN_FAILED_INTERNAL, turnFailed } from '../channel/messages.ts';
@@ -9,6 +8,7 @@ import type { Recipient } from '../channel/types.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
 import type { RunningTurns } from '../control-plane/running-turns.ts';
 import { errorMessage } from '../core/errors.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
 import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
 import {

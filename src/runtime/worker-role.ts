@@ -1,8 +1,6 @@
 // The worker role: agent turns from the turns queue (and, as they land, cron runs and background delegations).
 import type { Redis } from 'ioredis';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
-import type { RuntimeServices } from '../agent/run-context.ts';
-import { createRuntimeServices } from '../agent/services.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { startDelegateReaper } from '../control-plane/delegate-reaper.ts';
@@ -17,6 +15,8 @@ import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
 import { startTurnSweeper } from '../queue/turn-sweeper.ts';
 import { startTurnWorker } from '../queue/turn-worker.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
+import { createRuntimeServices } from './services.ts';
 
 export interface WorkerRoleOptions {
   config: BatonConfig;

@@ -1,7 +1,9 @@
 // Builds the tool set of one run: every tool baton has, then the filters of subagents.md §6.
 import { executeRun } from '../agent/execute-run.ts';
-import type { RunContext } from '../agent/run-context.ts';
 import { channelOf } from '../config/lookup.ts';
+import type { RunContext } from '../run/run-context.ts';
+import type { Tool } from '../run/tool.ts';
+import { createToolRegistry, type ToolRegistry, type ToolSetOptions } from '../run/tool-registry.ts';
 import { filterToolNames, intersectAllowlist } from '../security/tool-filter.ts';
 import { createFileReadTool } from './builtin/file-read.ts';
 import { createFileWriteTool } from './builtin/file-write.ts';
@@ -13,9 +15,7 @@ import { createShellTool } from './builtin/shell.ts';
 import { createCronTools } from './cron/cron-tools.ts';
 import { capabilityOf } from './delegate/capability.ts';
 import { createDelegateTool } from './delegate/delegate-tool.ts';
-import { createToolRegistry, type ToolRegistry } from './registry.ts';
 import { createSpawnSubagentTool } from './subagent/spawn-subagent.ts';
-import type { Tool } from './types.ts';
 
 export const MEMORY_TOOLS = [
   'memory_store',
@@ -25,13 +25,6 @@ export const MEMORY_TOOLS = [
   'memory_purge',
 ];
 export const SCHEDULER_MUTATION_TOOLS = ['cron_add', 'cron_update', 'cron_remove', 'cron_run', 'schedule'];
-
-export interface ToolSetOptions {
-  /** A spawn site's allowlist (cron `allowed_tools`), intersected with the policy's set. */
-  allowlist?: readonly string[];
-  /** Tools the spawn site removes (cron: scheduler mutation tools, memory tools). */
-  remove?: readonly string[];
-}
 
 /** The builtin tools hold no run state (each call gets its ToolContext), so they are built once. */
 let builtins: { plain: Tool[]; withCron: Tool[] } | undefined;

@@ -1,8 +1,8 @@
 // delegate benchmarks: parallel fan-out against a single target, and await_sessions wake-up latency.
 import { createDelegateTasks } from '../../src/control-plane/delegate-tasks.ts';
 import { createDelegateWorker } from '../../src/queue/delegate-worker.ts';
+import type { ToolResult } from '../../src/run/tool.ts';
 import { buildToolSet } from '../../src/tools/tool-set.ts';
-import type { ToolResult } from '../../src/tools/types.ts';
 import { type AgentHarness, createAgentHarness } from '../helpers/agent-harness.ts';
 import { REDIS_URL } from '../helpers/redis.ts';
 import { buildRunContext } from '../helpers/run-context.ts';

@@ -1,11 +1,12 @@
 // Test builder for a RunContext that tool tests can run in, with a recording fake approval gate and buckets.
-import type { RunContext, RuntimeServices } from '../../src/agent/run-context.ts';
 import type { ApprovalGate, GateOutcome } from '../../src/approval/types.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
+import type { RunContext, RuntimeServices } from '../../src/run/run-context.ts';
 import type { ActionBuckets } from '../../src/security/action-buckets.ts';
 import { buildSecurityPolicy } from '../../src/security/policy.ts';
 import type { SecurityPolicy } from '../../src/security/types.ts';
+import { buildToolSet } from '../../src/tools/tool-set.ts';
 import { buildRuntimeProfile } from './config-builders.ts';
 
 export interface FakeGate extends ApprovalGate {
@@ -96,6 +97,7 @@ export function buildRunContext(opts: RunContextOptions): RunContext {
     treeBudget: unavailable('treeBudget'),
     buckets: opts.buckets ?? createMemoryBuckets(),
     tasks: unavailable('tasks'),
+    buildToolSet,
     ...opts.services,
   };
   return {

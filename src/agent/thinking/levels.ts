@@ -2,16 +2,8 @@
 import type { RuntimeProfile } from '../../config/types.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { NativeThinking } from '../../providers/types.ts';
+import type { ThinkingSetting } from '../../run/thinking-setting.ts';
 import { THINKING_PREFIXES } from './messages.ts';
-
-/** The thinking setting a run carries; undefined on a run means no thinking effect. */
-export interface ThinkingSetting {
-  /** `default_level` as configured (matched trimmed and case-insensitively). */
-  level: string;
-  native: boolean;
-  /** A bounded delegate keeps its own provider temperature: the caller's setting without the boost (§9.7). */
-  keepTemperature?: boolean;
-}
 
 export type ThinkingLevel = 'minimal' | 'low' | 'medium' | 'high' | 'max';
 

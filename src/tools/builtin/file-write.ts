@@ -1,9 +1,9 @@
 // The file_write tool: writes a file atomically inside the workspace or writable roots, refusing symlink escapes.
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { fail, ok, type Tool } from '../../run/tool.ts';
 import { paths as text } from '../../security/messages.ts';
 import { checkPath } from '../../security/path-guard.ts';
-import { fail, ok, type Tool } from '../types.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
 

@@ -1,8 +1,8 @@
 // The memory store: one Markdown file per key under `<agent workspace>/memory/`, never followed through symlinks.
 import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunContext } from '../../agent/run-context.ts';
 import { agentOf } from '../../config/lookup.ts';
+import type { RunContext } from '../../run/run-context.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 export interface MemoryEntry {

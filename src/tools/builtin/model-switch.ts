@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { providerSwitchedText, unknownProviderText } from '../../agent/messages.ts';
 import { providerOf } from '../../config/lookup.ts';
-import { fail, ok, type Tool } from '../types.ts';
+import { fail, ok, type Tool } from '../../run/tool.ts';
 
 const input = z.object({ model_provider: z.string() });
 

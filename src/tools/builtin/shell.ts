@@ -3,9 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { DENIED_BY_USER, runtimeDenialText } from '../../approval/messages.ts';
 import { RunAbortedError } from '../../core/errors.ts';
+import { fail, ok, type Tool } from '../../run/tool.ts';
 import { checkCommand } from '../../security/command-policy.ts';
 import { command as text } from '../../security/messages.ts';
-import { fail, ok, type Tool } from '../types.ts';
 import { formatOutput, runArgv } from './shell-runner.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
 

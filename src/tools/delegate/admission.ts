@@ -1,10 +1,10 @@
 // Argument checks and the ordered admission of synchronous and background delegations (delegate.md §6.1–§6.2, §11.1).
-import type { RunContext } from '../../agent/run-context.ts';
 import { rootCostScope } from '../../cost/cost-scope.ts';
+import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { RunContext } from '../../run/run-context.ts';
+import { fail, type ToolResult } from '../../run/tool.ts';
+import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/messages.ts';
-import type { ToolRegistry } from '../registry.ts';
-import { fail, type ToolResult } from '../types.ts';
-import type { DelegateCapability } from './capability.ts';
 import type { CallerView } from './child-run.ts';
 import { type AdmittedTarget, admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
 import {

@@ -1,8 +1,8 @@
 // await_sessions (delegate.md §12.2): validation in spec order, then an event-driven wait on settled tasks.
-import type { RunContext } from '../../agent/run-context.ts';
 import type { TaskRecord } from '../../control-plane/task-records.ts';
 import { isUuid } from '../../core/ids.ts';
-import { fail, ok, type ToolResult } from '../types.ts';
+import type { RunContext } from '../../run/run-context.ts';
+import { fail, ok, type ToolResult } from '../../run/tool.ts';
 import type { Args } from './admission.ts';
 import { tasksOf } from './management.ts';
 import { awaitText, invalidTaskId } from './messages.ts';

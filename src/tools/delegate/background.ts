@@ -1,14 +1,15 @@
 // Background delegation admission (delegate.md §11.1): checks, the atomic task record, the artifact, the job.
-import type { RunContext } from '../../agent/run-context.ts';
 import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
 import type { TaskRecord } from '../../control-plane/task-records.ts';
 import { newRunId } from '../../core/ids.ts';
 import { rootCostScope } from '../../cost/cost-scope.ts';
-import type { ToolRegistry } from '../registry.ts';
-import { fail, ok, type ToolResult } from '../types.ts';
+import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { RunContext } from '../../run/run-context.ts';
+import { fail, ok, type ToolResult } from '../../run/tool.ts';
+import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { admitDelegation, type DelegateArgs } from './admission.ts';
 import { writeArtifact } from './artifact.ts';
-import { chainOf, type DelegateCapability, grantedCapability } from './capability.ts';
+import { chainOf, grantedCapability } from './capability.ts';
 import { composePrompt, timeLimitSecs } from './execute.ts';
 import { BACKGROUND_UNAVAILABLE, backgroundStarted, TOO_MANY_IN_FLIGHT } from './messages.ts';
 

@@ -1,21 +1,9 @@
 // A delegate tool instance's identity: depth, effective cap, bound alias and action restrictions (delegate.md §7, §9.4).
-import type { RunContext } from '../../agent/run-context.ts';
 import { runtimeProfileFor } from '../../config/lookup.ts';
 import type { BatonConfig } from '../../config/types.ts';
 import { effectiveMaxDelegationDepth } from '../../config/views.ts';
-
-export interface DelegateCapability {
-  /** `d`: the instance's depth. */
-  depth: number;
-  /** `C`: the effective depth cap; it only tightens hop by hop. */
-  cap: number;
-  /** The caller this instance resolves everything from (the target for a granted instance). */
-  boundAlias: string;
-  /** Granted instances refuse the management actions. */
-  delegateOnly: boolean;
-  /** Caller aliases above `boundAlias`, root first; a task record's chain is this plus `boundAlias`. */
-  ancestors: string[];
-}
+import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { RunContext } from '../../run/run-context.ts';
 
 /** The capability of a top-level run of `alias`: d = 0, C from its own runtime profile. */
 export function topLevelCapability(config: BatonConfig, alias: string): DelegateCapability {

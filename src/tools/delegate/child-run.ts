@@ -1,12 +1,13 @@
 // Builds the RunContext of a delegated child: the target's identity adjusted for the mode (delegate.md §8.1).
-import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-context.ts';
-import { type ThinkingSetting, thinkingOf } from '../../agent/thinking/levels.ts';
+import { thinkingOf } from '../../agent/thinking/levels.ts';
 import { createApprovalGate } from '../../approval/gate.ts';
 import { agentOf, runtimeProfileFor } from '../../config/lookup.ts';
-import type { CostScope } from '../../cost/cost-scope.ts';
+import type { CostScope } from '../../run/cost-contract.ts';
+import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { RunContext, RunObserver, RuntimeServices } from '../../run/run-context.ts';
+import type { ThinkingSetting } from '../../run/thinking-setting.ts';
+import type { ToolRegistry } from '../../run/tool-registry.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
-import type { ToolRegistry } from '../registry.ts';
-import type { DelegateCapability } from './capability.ts';
 import { type AdmittedTarget, isCompleteRoute } from './gates.ts';
 
 /** What a delegation needs to know about its caller, from a live run or from a background job's payload. */

@@ -1,10 +1,10 @@
 // The tool set of an agentic delegated child (delegate.md §9.3, §9.4): bounded ceiling or the target's own.
-import type { RunContext } from '../../agent/run-context.ts';
 import { riskProfileFor } from '../../config/lookup.ts';
+import type { RunContext } from '../../run/run-context.ts';
+import type { Tool } from '../../run/tool.ts';
+import { createToolRegistry, type ToolRegistry } from '../../run/tool-registry.ts';
 import { isToolAdmitted } from '../../security/tool-filter.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
-import { createToolRegistry, type ToolRegistry } from '../registry.ts';
-import type { Tool } from '../types.ts';
 
 /** Tools that act on the caller's identity; a bounded child must not act as its caller. */
 const BOUNDED_REMOVED = new Set(['delegate', 'spawn_subagent', 'model_switch']);

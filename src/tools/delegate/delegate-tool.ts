@@ -1,12 +1,13 @@
 // The delegate tool: action dispatch, the synchronous path, and wiring to background, parallel and management.
 import { z } from 'zod';
-import type { RunContext } from '../../agent/run-context.ts';
-import type { ToolRegistry } from '../registry.ts';
-import type { Tool, ToolResult } from '../types.ts';
+import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { RunContext } from '../../run/run-context.ts';
+import type { Tool, ToolResult } from '../../run/tool.ts';
+import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { type Args, admitDelegation, callerViewOf, parseDelegateArgs } from './admission.ts';
 import { awaitSessions } from './await-sessions.ts';
 import { startBackground } from './background.ts';
-import { capabilityOf, type DelegateCapability } from './capability.ts';
+import { capabilityOf } from './capability.ts';
 import { composePrompt, type ExecuteDeps, executeDelegation } from './execute.ts';
 import { advertisedRoster } from './gates.ts';
 import { cancelTask, checkResult, listResults } from './management.ts';

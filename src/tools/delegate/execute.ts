@@ -1,7 +1,6 @@
 // Runs one admitted delegation: provider, cost ceilings, then one-shot or agentic execution (delegate.md §9, §10).
 import type { ExecuteRun } from '../../agent/execute-run.ts';
 import { TREE_BUDGET_EXHAUSTED } from '../../agent/messages.ts';
-import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-context.ts';
 import type { BudgetRole } from '../../agent/run-loop.ts';
 import { buildSystemPrompt } from '../../agent/system-prompt.ts';
 import { thinkingEffects, withThinkingPrefix } from '../../agent/thinking/levels.ts';
@@ -9,17 +8,15 @@ import { agentOf, hasEntry, runtimeProfileFor } from '../../config/lookup.ts';
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
 import { newRunId } from '../../core/ids.ts';
 import { withRunScope } from '../../core/logger.ts';
-import {
-  type CostScope,
-  checkCostCeilings,
-  createCostObserver,
-  hopCostScope,
-} from '../../cost/cost-scope.ts';
+import { checkCostCeilings, createCostObserver, hopCostScope } from '../../cost/cost-scope.ts';
 import { StrictMixedChainError, stripThinkBlocks } from '../../providers/index.ts';
 import type { ModelProvider, ModelResponse } from '../../providers/types.ts';
-import type { ToolRegistry } from '../registry.ts';
-import { fail, ok, type Tool, type ToolResult } from '../types.ts';
-import { type DelegateCapability, grantedCapability } from './capability.ts';
+import type { CostScope } from '../../run/cost-contract.ts';
+import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { RunContext, RunObserver, RuntimeServices } from '../../run/run-context.ts';
+import { fail, ok, type Tool, type ToolResult } from '../../run/tool.ts';
+import type { ToolRegistry } from '../../run/tool-registry.ts';
+import { grantedCapability } from './capability.ts';
 import { buildChildRun, type CallerView, childPolicy, childThinking } from './child-run.ts';
 import { boundedChildTools, isGrantedSubDelegation } from './child-tools.ts';
 import type { AdmittedTarget } from './gates.ts';

@@ -1,8 +1,8 @@
 // The management actions on background tasks (delegate.md §12): check_result, list_results, cancel_task.
-import type { RunContext } from '../../agent/run-context.ts';
 import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
 import { isUuid } from '../../core/ids.ts';
-import { fail, ok, type ToolResult } from '../types.ts';
+import type { RunContext } from '../../run/run-context.ts';
+import { fail, ok, type ToolResult } from '../../run/tool.ts';
 import type { Args } from './admission.ts';
 import {
   CANCELLED_BY_USER,

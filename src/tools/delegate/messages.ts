@@ -135,14 +135,7 @@ export const unknownParallelAgent = (n: string, list: string) =>
 export const parallelHeader = (n: number) => `[Parallel delegation: ${n} agents]`;
 export const PARALLEL_FAILED = 'One or more parallel agents failed';
 
-// §15 cost refusals (the part after `Agent '<t>' failed: `)
-export const costRefusal = {
-  agentCeiling: (alias: string, spentCents: number, capCents: number) =>
-    `daily cost ceiling reached for agent '${alias}' (${spentCents} of ${capCents} cents)`,
-  sharedDaily: (spent: string, limit: string) => `shared daily cost limit reached ($${spent} of $${limit})`,
-  sharedMonthly: (spent: string, limit: string) =>
-    `shared monthly cost limit reached ($${spent} of $${limit})`,
-} as const;
+// §15 cost refusals: costRefusal in src/cost/messages.ts (the cost checks produce them)
 
 // §17 refusal log messages
 export const refusalLog = {

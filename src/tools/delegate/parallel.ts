@@ -1,10 +1,10 @@
 // Parallel fan-out (delegate.md §13): all-or-nothing validation, concurrent children, the aggregated blocks.
-import type { RunContext } from '../../agent/run-context.ts';
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
-import type { ToolRegistry } from '../registry.ts';
-import { fail, ok, type ToolResult } from '../types.ts';
+import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { RunContext } from '../../run/run-context.ts';
+import { fail, ok, type ToolResult } from '../../run/tool.ts';
+import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { type Args, callerViewOf, chargeCaller } from './admission.ts';
-import type { DelegateCapability } from './capability.ts';
 import { composePrompt, type ExecuteDeps, executeDelegation } from './execute.ts';
 import { type AdmittedTarget, admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
 import {

@@ -1,23 +1,23 @@
 // Runs one background delegation job in a worker: a prevalidated delegation at depth d + 1 (delegate.md §11.5).
 import type { ExecuteRun } from '../../agent/execute-run.ts';
-import type { RunContext, RunObserver, RuntimeServices } from '../../agent/run-context.ts';
 import { createApprovalGate } from '../../approval/gate.ts';
 import { agentOf, runtimeProfileFor } from '../../config/lookup.ts';
 import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
+import type { DelegateJobPayload } from '../../control-plane/delegation-services.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { withRunScope } from '../../core/logger.ts';
+import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { RunContext, RunObserver, RuntimeServices } from '../../run/run-context.ts';
+import { fail, type ToolResult } from '../../run/tool.ts';
+import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { RATE_LIMIT_EXCEEDED } from '../../security/messages.ts';
 import { buildSecurityPolicy } from '../../security/policy.ts';
-import type { ToolRegistry } from '../registry.ts';
-import { fail, type ToolResult } from '../types.ts';
 import { writeArtifact } from './artifact.ts';
-import type { DelegateCapability } from './capability.ts';
 import type { CallerView } from './child-run.ts';
 import { createDelegateTool } from './delegate-tool.ts';
 import { executeDelegation } from './execute.ts';
 import { targetPolicyFailed, UNKNOWN_ERROR } from './messages.ts';
 import { createProgressTracker } from './progress.ts';
-import type { DelegateJobPayload } from './services.ts';
 
 export interface BackgroundDeps {
   buildToolSet(run: RunContext, opts?: { remove?: readonly string[] }): ToolRegistry;

@@ -1,6 +1,6 @@
 // A subagent's identity: the parent's live policy, memory allowlist and configured provider, narrowed only.
-import type { RunContext } from '../../agent/run-context.ts';
 import { agentOf, riskProfileFor } from '../../config/lookup.ts';
+import type { RunContext } from '../../run/run-context.ts';
 import { ensureNoEscalationBeyond, validateMemoryAllowlistOverride } from '../../security/escalation.ts';
 import { noAgentText, noRiskProfileText } from '../../security/messages.ts';
 import type { SecurityPolicy } from '../../security/types.ts';

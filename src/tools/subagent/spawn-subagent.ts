@@ -1,15 +1,15 @@
 // The spawn_subagent tool: an isolated child run of the same agent, awaited in the parent's turn (subagents.md).
 import { z } from 'zod';
 import type { ExecuteRun } from '../../agent/execute-run.ts';
-import type { RunContext } from '../../agent/run-context.ts';
 import { riskProfileFor } from '../../config/lookup.ts';
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
 import { newRunId } from '../../core/ids.ts';
 import { withRunScope } from '../../core/logger.ts';
+import type { RunContext } from '../../run/run-context.ts';
+import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../../run/tool.ts';
+import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/messages.ts';
 import { isToolAdmittedByProfile } from '../../security/tool-filter.ts';
-import type { ToolRegistry } from '../registry.ts';
-import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../types.ts';
 import { resolveSubagentIdentity, type SubAgentOverrides } from './identity.ts';
 import {
   DEPTH_CAP,

@@ -1,11 +1,11 @@
 // A cron process for tests: config sync + cron worker, delivering into a Redis list; stops cleanly on SIGTERM.
 // Env: CRON_TOML (config text using ${MODEL_URI}), MODEL_URI, PREFIX, DATA_DIR, OUTBOX_KEY, REDIS_URL.
 import { Redis } from 'ioredis';
-import { createRuntimeServices } from '../../../src/agent/services.ts';
 import { loadConfigText } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { createCronScheduler } from '../../../src/queue/cron-scheduler.ts';
 import { startCronWorker } from '../../../src/queue/cron-worker.ts';
+import { createRuntimeServices } from '../../../src/runtime/services.ts';
 import { createRecordingOutbox } from './recording-outbox.ts';
 
 const env = (name: string): string => {

@@ -1,11 +1,11 @@
 // A separate worker process for the cross-process tests: consumes the delegate queue until SIGTERM.
 // Usage: node delegate-worker-process.ts <config.toml>  (env: MODEL_URI, DATA_DIR, PREFIX, REDIS_URL)
 import { readFileSync } from 'node:fs';
-import { createRuntimeServices } from '../../../src/agent/services.ts';
 import { loadConfigText } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
 import { createDelegateWorker } from '../../../src/queue/delegate-worker.ts';
+import { createRuntimeServices } from '../../../src/runtime/services.ts';
 
 const loaded = loadConfigText(readFileSync(process.argv[2]!, 'utf8'), process.env);
 if (!loaded.config) throw new Error('worker process: config did not load');

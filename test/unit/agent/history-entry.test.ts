@@ -1,7 +1,7 @@
 // Reading history back: damaged entries are skipped and tool calls never lose their results (or the reverse).
 import { describe, expect, it } from 'vitest';
-import { dropOrphans, readHistoryEntries } from '../../../src/agent/history-entry.ts';
 import type { ChatMessage } from '../../../src/providers/types.ts';
+import { dropOrphans, readHistoryEntries } from '../../../src/session/history-entry.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 
 const call = (id: string) => ({ id, name: 'shell', arguments: { command: 'ls' } });

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RiskProfile } from '../../../../src/config/types.ts';
+import type { ToolContext } from '../../../../src/run/tool.ts';
 import { createFileReadTool, FILE_READ_CAP_BYTES } from '../../../../src/tools/builtin/file-read.ts';
 import { createFileWriteTool } from '../../../../src/tools/builtin/file-write.ts';
-import type { ToolContext } from '../../../../src/tools/types.ts';
 import { buildConfig } from '../../../helpers/config-builders.ts';
 import { buildRunContext, createMemoryBuckets } from '../../../helpers/run-context.ts';
 

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RiskProfile } from '../../../../src/config/types.ts';
+import type { ToolContext } from '../../../../src/run/tool.ts';
 import { memorySlug } from '../../../../src/tools/builtin/memory-files.ts';
 import { createMemoryForgetTool } from '../../../../src/tools/builtin/memory-forget.ts';
 import { createMemoryRecallTool } from '../../../../src/tools/builtin/memory-recall.ts';
 import { createMemoryStoreTool } from '../../../../src/tools/builtin/memory-store.ts';
-import type { ToolContext } from '../../../../src/tools/types.ts';
 import { buildConfig } from '../../../helpers/config-builders.ts';
 import { buildRunContext, createMemoryBuckets } from '../../../helpers/run-context.ts';
 

@@ -1,8 +1,8 @@
 // spawn_subagent refusals that a model cannot reach through a normal tool set: the configured-profile gate
 // and the narrowing validator on a spawn site's overrides (subagents.md §4 step 3, §10).
 import { describe, expect, it } from 'vitest';
-import type { RunContext } from '../../../../src/agent/run-context.ts';
-import { createToolRegistry } from '../../../../src/tools/registry.ts';
+import type { RunContext } from '../../../../src/run/run-context.ts';
+import { createToolRegistry } from '../../../../src/run/tool-registry.ts';
 import { createSpawnSubagentTool } from '../../../../src/tools/subagent/spawn-subagent.ts';
 import { buildAgent, buildConfig } from '../../../helpers/config-builders.ts';
 import { buildRunContext } from '../../../helpers/run-context.ts';

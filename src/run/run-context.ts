@@ -3,21 +3,21 @@ import type { Redis } from 'ioredis';
 import type { ApprovalGate } from '../approval/types.ts';
 import type { Recipient } from '../channel/types.ts';
 import type { BatonConfig, RuntimeProfile } from '../config/types.ts';
+import type { DelegationServices } from '../control-plane/delegation-services.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import type { TaskRecords } from '../control-plane/task-records.ts';
+import type { TreeBudget } from '../control-plane/tree-budget.ts';
 import type { Logger } from '../core/logger.ts';
-import type { CostScope } from '../cost/cost-scope.ts';
-import type { CostLedger } from '../cost/ledger.ts';
 import type { CronControl } from '../cron/types.ts';
 import type { ModelProvider, ModelResponse } from '../providers/types.ts';
 import type { ActionBuckets } from '../security/action-buckets.ts';
 import type { SecurityPolicy } from '../security/types.ts';
-import type { DelegateCapability } from '../tools/delegate/capability.ts';
-import type { DelegationServices } from '../tools/delegate/services.ts';
-import type { HistoryStore } from './history-store.ts';
-import type { SessionModelStore } from './session-model.ts';
-import type { ThinkingSetting } from './thinking/levels.ts';
-import type { TreeBudget } from './tree-budget.ts';
+import type { HistoryStore } from '../session/history-store.ts';
+import type { SessionModelStore } from '../session/session-model.ts';
+import type { CostLedger, CostScope } from './cost-contract.ts';
+import type { DelegateCapability } from './delegate-capability.ts';
+import type { ThinkingSetting } from './thinking-setting.ts';
+import type { BuildToolSet } from './tool-registry.ts';
 
 /** Process-wide services a run uses; built once per process. */
 export interface RuntimeServices {
@@ -38,6 +38,8 @@ export interface RuntimeServices {
   treeBudget: TreeBudget;
   buckets: ActionBuckets;
   tasks: TaskRecords;
+  /** The tool set of a run (src/tools/tool-set.ts), set where the process is wired: agent/ is below tools/. */
+  buildToolSet: BuildToolSet;
   /** Fleet-wide metrics (turn/model latency, tool calls); absent in tests that do not need them. */
   metrics?: MetricsStore;
   /** The scheduler seam of the cron_* tools; absent in processes that run no scheduler. */

@@ -1,20 +1,22 @@
-// Builds the process-wide RuntimeServices from a loaded config and one Redis connection.
+// Builds the process-wide RuntimeServices from a loaded config and one Redis connection; the tool-set builder
+// is wired here because agent/ (the loop) sits below tools/ (the tools it runs).
 import type { Redis } from 'ioredis';
 import { secretSet } from '../config/credentials.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { createTaskRecords } from '../control-plane/task-records.ts';
+import { createTreeBudget } from '../control-plane/tree-budget.ts';
 import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { createTextRedactor } from '../core/redact.ts';
 import { createCostLedger } from '../cost/ledger.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
 import type { ModelProvider } from '../providers/types.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
-import { createHistoryStore } from './history-store.ts';
-import type { RuntimeServices } from './run-context.ts';
-import { createSessionModelStore } from './session-model.ts';
-import { createTreeBudget } from './tree-budget.ts';
+import { createHistoryStore } from '../session/history-store.ts';
+import { createSessionModelStore } from '../session/session-model.ts';
+import { buildToolSet } from '../tools/tool-set.ts';
 
 export interface ServicesOptions {
   config: BatonConfig;
@@ -45,6 +47,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     tasks: createTaskRecords(redis, prefix, logger),
     metrics: createMetricsStore(redis, prefix, logger),
     cost: createCostLedger(redis, prefix),
+    buildToolSet,
     createProvider(ref, agentAlias) {
       // Chains hold no per-request state and the config of a process is fixed: build each once.
       const key = `${ref}\u0000${agentAlias}`;

@@ -1,7 +1,7 @@
 // The Tool contract and the context a tool runs in.
 import type { ZodType } from 'zod';
-import type { RunContext } from '../agent/run-context.ts';
 import type { ToolSpec } from '../providers/types.ts';
+import type { RunContext } from './run-context.ts';
 
 export type ToolResult =
   | { success: true; output: string; error: null }

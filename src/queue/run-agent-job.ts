@@ -1,5 +1,4 @@
 // run_agent_job: one firing of a cron agent job as a top-level run of its owning agent (subagents.md §11).
-import type { RuntimeServices } from '../agent/run-context.ts';
 import { agentDisabledText, runTurn } from '../agent/run-turn.ts';
 import type { ApprovalAsker } from '../approval/gate.ts';
 import { agentOf, riskProfileFor } from '../config/lookup.ts';
@@ -7,11 +6,6 @@ import type { CronJobConfig } from '../config/types.ts';
 import { errorChain, errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
-import { noAgentText, noRiskProfileText } from '../security/messages.ts';
-import { buildSecurityPolicy } from '../security/policy.ts';
-import type { SecurityPolicy } from '../security/types.ts';
-import { spawnFailed, unresolvablePolicy } from '../tools/subagent/messages.ts';
-import { MEMORY_TOOLS, SCHEDULER_MUTATION_TOOLS, type ToolSetOptions } from '../tools/tool-set.ts';
 import {
   CRON_BUDGET_EXHAUSTED,
   CRON_JOB_EXECUTED,
@@ -21,7 +15,14 @@ import {
   cronPrompt,
   cronSender,
   cronSessionKey,
-} from './messages.ts';
+} from '../cron/messages.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
+import type { ToolSetOptions } from '../run/tool-registry.ts';
+import { noAgentText, noRiskProfileText } from '../security/messages.ts';
+import { buildSecurityPolicy } from '../security/policy.ts';
+import type { SecurityPolicy } from '../security/types.ts';
+import { spawnFailed, unresolvablePolicy } from '../tools/subagent/messages.ts';
+import { MEMORY_TOOLS, SCHEDULER_MUTATION_TOOLS } from '../tools/tool-set.ts';
 
 const LOGGED_OUTPUT_CHARS = 4000;
 
