@@ -17,6 +17,8 @@ export interface ExecuteRunInput {
   modelOverride?: string;
   /** Extra system-prompt sections (memory context). */
   extraSystem?: readonly string[];
+  /** Root turns: per-attempt model request limit where the provider sets no `timeout_secs`. */
+  requestTimeoutSecs?: number;
 }
 
 export type ExecuteRun = (input: ExecuteRunInput) => Promise<LoopOutput>;
@@ -65,6 +67,7 @@ export const executeRun: ExecuteRun = async (input) => {
       strictToolParsing: strict,
       ...(input.modelOverride ? { modelOverride: input.modelOverride } : {}),
       ...(thinking.native ? { thinking: thinking.native } : {}),
+      ...(input.requestTimeoutSecs ? { requestTimeoutSecs: input.requestTimeoutSecs } : {}),
     },
   });
 };

@@ -9,6 +9,7 @@ import type { ChatMessage } from '../providers/types.ts';
 import { noAgentText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import { buildToolSet, type ToolSetOptions } from '../tools/tool-set.ts';
+import { DEFAULT_ROOT_REQUEST_TIMEOUT_SECS, historyMessageLimit } from './context-budget.ts';
 import { executeRun } from './execute-run.ts';
 import type { RunContext, RuntimeServices, SpawnSite } from './run-context.ts';
 import type { BudgetRole } from './run-loop.ts';
@@ -58,9 +59,11 @@ export async function readTurnSession(
   agentAlias: string,
   sessionKey: string,
 ): Promise<TurnSession> {
+  // Reads as many messages as the window could send (max_history_messages); the window trims the rest.
+  const limit = historyMessageLimit(runtimeProfileFor(services.config, agentAlias));
   const [switchedModel, history] = await Promise.all([
     services.sessionModels.get(agentAlias, sessionKey),
-    services.history.load(agentAlias, sessionKey),
+    limit === 0 ? [] : services.history.load(agentAlias, sessionKey, limit),
   ]);
   return { switchedModel, history };
 }
@@ -131,6 +134,8 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
       history,
       prompt: req.message,
       budget,
+      // Children have their own limits (delegate time limits) or live inside this turn (subagents).
+      requestTimeoutSecs: DEFAULT_ROOT_REQUEST_TIMEOUT_SECS,
       ...(req.modelOverride ? { modelOverride: req.modelOverride } : {}),
     });
     const added: ChatMessage[] = [{ role: 'user', content: req.message }, ...out.added];

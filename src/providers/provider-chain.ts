@@ -74,7 +74,10 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
     signal: AbortSignal,
   ): Promise<{ ok: true; result: CallResult } | { ok: false; failure: ClassifiedFailure }> => {
     const { entry } = a.candidate;
-    const secs = entry.timeout_secs !== undefined && entry.timeout_secs > 0 ? entry.timeout_secs : req.defaultTimeoutSecs;
+    const secs =
+      entry.timeout_secs !== undefined && entry.timeout_secs > 0
+        ? entry.timeout_secs
+        : req.defaultTimeoutSecs;
     const timeoutMs = secs !== undefined && secs > 0 ? secs * 1000 : undefined;
     const timer = new AbortController();
     const handle =
