@@ -154,7 +154,8 @@ export function fitToWindow(input: WindowInput): WindowResult {
   for (const turn of turns) shortenIn(turn, turn.length);
   while (over() && turns.length > 0) total -= sum(turns.shift() ?? []);
   const lastCalls = inTurn.findLastIndex((m) => m.role === 'assistant');
-  shortenIn(inTurn, lastCalls < 0 ? 0 : lastCalls);
+  // The results after the last call batch are new to the model: they stay whole.
+  shortenIn(inTurn, Math.max(lastCalls, 0));
 
   const kept = turns.flat();
   return {
