@@ -2,6 +2,7 @@
 import { effectiveMaxToolIterations } from '../config/views.ts';
 import type { ChatMessage, ModelProvider } from '../providers/types.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
+import { DEFAULT_ROOT_REQUEST_TIMEOUT_SECS } from './context-budget.ts';
 import type { RunContext } from './run-context.ts';
 import { type BudgetRole, type LoopOutput, runAgentLoop } from './run-loop.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
@@ -17,8 +18,6 @@ export interface ExecuteRunInput {
   modelOverride?: string;
   /** Extra system-prompt sections (memory context). */
   extraSystem?: readonly string[];
-  /** Root turns: per-attempt model request limit where the provider sets no `timeout_secs`. */
-  requestTimeoutSecs?: number;
 }
 
 export type ExecuteRun = (input: ExecuteRunInput) => Promise<LoopOutput>;
@@ -36,6 +35,12 @@ function providerResolver(run: RunContext): () => ModelProvider {
     return p;
   };
 }
+
+/**
+ * Root and cron turns have no time limit, nor do their spawn_subagent children (which live inside the
+ * turn): their model requests get a deadline of their own. Delegated children have theirs (delegate.md §9).
+ */
+const ownsDeadline = (run: RunContext) => run.spawnSite !== 'tool' || run.isSubagent;
 
 export const executeRun: ExecuteRun = async (input) => {
   const { run } = input;
@@ -67,7 +72,7 @@ export const executeRun: ExecuteRun = async (input) => {
       strictToolParsing: strict,
       ...(input.modelOverride ? { modelOverride: input.modelOverride } : {}),
       ...(thinking.native ? { thinking: thinking.native } : {}),
-      ...(input.requestTimeoutSecs ? { requestTimeoutSecs: input.requestTimeoutSecs } : {}),
+      ...(ownsDeadline(run) ? { requestTimeoutSecs: DEFAULT_ROOT_REQUEST_TIMEOUT_SECS } : {}),
     },
   });
 };

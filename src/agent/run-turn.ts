@@ -9,7 +9,7 @@ import type { ChatMessage } from '../providers/types.ts';
 import { noAgentText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import { buildToolSet, type ToolSetOptions } from '../tools/tool-set.ts';
-import { DEFAULT_ROOT_REQUEST_TIMEOUT_SECS, historyMessageLimit } from './context-budget.ts';
+import { historyMessageLimit } from './context-budget.ts';
 import { executeRun } from './execute-run.ts';
 import type { RunContext, RuntimeServices, SpawnSite } from './run-context.ts';
 import type { BudgetRole } from './run-loop.ts';
@@ -134,8 +134,6 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
       history,
       prompt: req.message,
       budget,
-      // Children have their own limits (delegate time limits) or live inside this turn (subagents).
-      requestTimeoutSecs: DEFAULT_ROOT_REQUEST_TIMEOUT_SECS,
       ...(req.modelOverride ? { modelOverride: req.modelOverride } : {}),
     });
     const added: ChatMessage[] = [{ role: 'user', content: req.message }, ...out.added];
