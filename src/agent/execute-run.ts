@@ -3,6 +3,7 @@ import { effectiveMaxToolIterations } from '../config/views.ts';
 import type { ChatMessage, ModelProvider } from '../providers/types.ts';
 import type { RunContext } from '../run/run-context.ts';
 import type { ToolRegistry } from '../run/tool-registry.ts';
+import { DEFAULT_ROOT_REQUEST_TIMEOUT_SECS } from './context-budget.ts';
 import { type BudgetRole, type LoopOutput, runAgentLoop } from './run-loop.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { thinkingEffects, withThinkingPrefix } from './thinking/levels.ts';
@@ -35,6 +36,12 @@ function providerResolver(run: RunContext): () => ModelProvider {
   };
 }
 
+/**
+ * Root and cron turns have no time limit, nor do their spawn_subagent children (which live inside the
+ * turn): their model requests get a deadline of their own. Delegated children have theirs (delegate.md §9).
+ */
+const ownsDeadline = (run: RunContext) => run.spawnSite !== 'tool' || run.isSubagent;
+
 export const executeRun: ExecuteRun = async (input) => {
   const { run } = input;
   const provider = providerResolver(run);
@@ -65,6 +72,7 @@ export const executeRun: ExecuteRun = async (input) => {
       strictToolParsing: strict,
       ...(input.modelOverride ? { modelOverride: input.modelOverride } : {}),
       ...(thinking.native ? { thinking: thinking.native } : {}),
+      ...(ownsDeadline(run) ? { requestTimeoutSecs: DEFAULT_ROOT_REQUEST_TIMEOUT_SECS } : {}),
     },
   });
 };

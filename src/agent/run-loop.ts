@@ -1,7 +1,7 @@
 // The model ↔ tool loop of one agent run, until a final answer or max_tool_iterations.
 import type { TreeBudget } from '../control-plane/tree-budget.ts';
 import { RunAbortedError } from '../core/errors.ts';
-import { stripThinkBlocks } from '../providers/index.ts';
+import { ProviderChainError, stripThinkBlocks } from '../providers/index.ts';
 import type {
   ChatMessage,
   ModelProvider,
@@ -12,8 +12,10 @@ import type {
 import type { RunContext } from '../run/run-context.ts';
 import type { ToolResult } from '../run/tool.ts';
 import type { ToolRegistry } from '../run/tool-registry.ts';
+import { contextBudget, rootRequestTimeoutSecs } from './context-budget.ts';
 import { createDuplicateGuard } from './duplicate-guard.ts';
-import { maxIterationsText, TREE_BUDGET_EXHAUSTED } from './messages.ts';
+import { fitToWindow, type WindowInput } from './history-window.ts';
+import { maxIterationsText, modelRequestTimedOut, TREE_BUDGET_EXHAUSTED } from './messages.ts';
 import { outboundRedactor } from './outbound-redact.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 import { modelVisibleText, truncateToolText } from './tool-result-text.ts';
@@ -27,6 +29,8 @@ export interface LoopSettings {
   modelOverride?: string;
   /** Native thinking sent with every request of the run (thinking/levels.ts). */
   thinking?: NativeThinking;
+  /** A root turn's deadline: each attempt without its own `timeout_secs` ends after this (context-budget.ts). */
+  requestTimeoutSecs?: number;
 }
 
 /** How this run takes part in an execution-tree budget (subagents.md §8). */
@@ -40,7 +44,7 @@ export interface LoopInput {
   /** Resolved per model request, so a model_switch takes effect at the next iteration. */
   provider: () => ModelProvider;
   system: string;
-  /** History plus the new user message; the loop appends to a copy. */
+  /** History plus the new user message (last); each request sends what fits the window (history-window.ts). */
   messages: readonly ChatMessage[];
   tools: ToolRegistry;
   settings: LoopSettings;
@@ -63,11 +67,15 @@ export class AgentLoopError extends Error {
 
 export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
   const { run, settings, budget } = input;
-  const messages = [...input.messages];
+  const current = input.messages.at(-1);
+  if (current === undefined) throw new Error('an agent run needs a message');
+  const history = input.messages.slice(0, -1);
+  // What this run sent back to the model; differs from `added` only by signed thinking.
+  const inTurn: ChatMessage[] = [];
   const added: ChatMessage[] = [];
   const guard = createDuplicateGuard(settings.dedupExempt);
   const push = (m: ChatMessage) => {
-    messages.push(m);
+    inTurn.push(m);
     added.push(m);
   };
 
@@ -89,18 +97,21 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
     for (const o of run.observers ?? []) await o.beforeModelRequest?.(run);
     const provider = input.provider();
     run.logger.debug({ iteration, tool_free: toolFree }, 'model request');
+    const tools = toolFree ? [] : input.tools.specs();
+    const messages = windowed(run, settings, { system: input.system, tools, history, current, inTurn });
     const startedAt = Date.now();
     const pending = provider.complete(
       {
         system: input.system,
         messages,
-        tools: toolFree ? [] : input.tools.specs(),
+        tools,
         strictToolParsing: settings.strictToolParsing,
         // A routed-down request goes to route_down_model's own model, not the run's override.
         ...(settings.modelOverride && !run.routedProviderRef
           ? { modelOverride: settings.modelOverride }
           : {}),
         ...(settings.thinking ? { thinking: settings.thinking } : {}),
+        ...(settings.requestTimeoutSecs ? { defaultTimeoutSecs: settings.requestTimeoutSecs } : {}),
       },
       run.signal,
     );
@@ -109,6 +120,11 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
       res = await timedModelRequest(run, provider, startedAt, pending);
     } catch (err) {
       for (const o of run.observers ?? []) await o.modelRequestFailed?.(run).catch(() => {});
+      if (settings.requestTimeoutSecs !== undefined && !run.signal.aborted && onlyTimeouts(err)) {
+        throw new AgentLoopError(
+          modelRequestTimedOut(rootRequestTimeoutSecs(run.services.config, refOf(run))),
+        );
+      }
       throw err;
     }
     await input.onModelResponse?.(res);
@@ -124,7 +140,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
     const calls = { role: 'assistant' as const, content: redact(res.text), toolCalls: res.toolCalls };
     push(calls);
     // Signed thinking goes back within this loop only; history keeps the plain message.
-    if (res.reasoning) messages[messages.length - 1] = { ...calls, reasoning: res.reasoning };
+    if (res.reasoning) inTurn[inTurn.length - 1] = { ...calls, reasoning: res.reasoning };
     const results = await runToolCalls(input, guard, res.toolCalls);
     // A tool can read a secret (a file, the environment, an error); the model never sees its value.
     res.toolCalls.forEach((call, i) => {
@@ -133,6 +149,39 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
     });
   }
   throw new AgentLoopError(maxIterationsText(settings.maxToolIterations));
+}
+
+/** The provider entry the next request goes to: route_down's, else the model_switch'ed or configured one. */
+const refOf = (run: RunContext) => run.routedProviderRef ?? run.providerRef;
+
+/** What one request sends: the run's messages trimmed to the window of the provider in effect. */
+function windowed(
+  run: RunContext,
+  settings: LoopSettings,
+  parts: Omit<WindowInput, 'budget'>,
+): ChatMessage[] {
+  const budget = contextBudget(run.services.config, refOf(run), run.runtime, settings.thinking);
+  const out = fitToWindow({ ...parts, budget });
+  if (out.droppedMessages > 0 || out.shortenedResults > 0 || !out.fits) {
+    const fields = {
+      max_tokens: budget.maxTokens,
+      estimated_tokens: out.estimatedTokens,
+      dropped_messages: out.droppedMessages,
+      shortened_results: out.shortenedResults,
+    };
+    if (out.fits) run.logger.debug(fields, 'history trimmed to the context window');
+    else run.logger.warn(fields, 'request is over the context window even after trimming');
+  }
+  return out.messages;
+}
+
+/** Every attempt of the chain ended by the per-attempt deadline: the model never answered. */
+function onlyTimeouts(err: unknown): boolean {
+  return (
+    err instanceof ProviderChainError &&
+    err.events.length > 0 &&
+    err.events.every((e) => e.failureClass === 'timeout' && e.kind === 'timeout')
+  );
 }
 
 async function runToolCalls(

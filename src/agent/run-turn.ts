@@ -11,6 +11,7 @@ import type { ToolSetOptions } from '../run/tool-registry.ts';
 import { noAgentText } from '../security/messages.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import { sessionProviderRef } from '../session/session-model.ts';
+import { historyMessageLimit } from './context-budget.ts';
 import { executeRun } from './execute-run.ts';
 import type { BudgetRole } from './run-loop.ts';
 import { thinkingOf } from './thinking/levels.ts';
@@ -59,9 +60,11 @@ export async function readTurnSession(
   agentAlias: string,
   sessionKey: string,
 ): Promise<TurnSession> {
+  // Reads as many messages as the window could send (max_history_messages); the window trims the rest.
+  const limit = historyMessageLimit(runtimeProfileFor(services.config, agentAlias));
   const [switchedModel, history] = await Promise.all([
     services.sessionModels.get(agentAlias, sessionKey),
-    services.history.load(agentAlias, sessionKey),
+    limit === 0 ? [] : services.history.load(agentAlias, sessionKey, limit),
   ]);
   return { switchedModel, history };
 }

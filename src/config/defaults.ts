@@ -91,6 +91,8 @@ export const DEFAULT_RUNTIME_PROFILE: Readonly<RuntimeProfile> = Object.freeze({
   tool_call_dedup_exempt: [],
   strict_tool_parsing: false,
   max_tool_result_chars: undefined,
+  max_context_tokens: undefined,
+  max_history_messages: undefined,
   thinking: undefined,
   tool_receipts: undefined,
 });

@@ -154,6 +154,8 @@ function runtimeProfileOf(name: string, p: RuntimeProfileShape): RuntimeProfile 
     tool_call_dedup_exempt: p.tool_call_dedup_exempt,
     strict_tool_parsing: p.strict_tool_parsing,
     max_tool_result_chars: p.max_tool_result_chars,
+    max_context_tokens: p.max_context_tokens,
+    max_history_messages: p.max_history_messages,
     thinking: p.thinking && {
       default_level: p.thinking.default_level,
       native_thinking: p.thinking.native_thinking,

@@ -60,7 +60,8 @@ export const runtimeProfileSchema = table({
   tool_call_dedup_exempt: strArray().default([]),
   strict_tool_parsing: bool().default(false),
   max_tool_result_chars: nonNegInt().optional(),
-  // Context-size controls: accepted, typed, effect outside the spec.
+  // Context-size controls: accepted and typed; max_context_tokens and max_history_messages bound the
+  // history sent with each request (src/agent/context-budget.ts), the others have no effect.
   max_context_tokens: nonNegInt().optional(),
   max_history_messages: nonNegInt().optional(),
   max_system_prompt_chars: nonNegInt().optional(),

@@ -102,6 +102,10 @@ export interface RuntimeProfile {
   tool_call_dedup_exempt: string[];
   strict_tool_parsing: boolean;
   max_tool_result_chars: number | undefined;
+  /** Caps the estimated tokens of each model request (history-window.ts); unset = the model's window only. */
+  max_context_tokens: number | undefined;
+  /** Caps the earlier messages sent with a request; unset = 50. */
+  max_history_messages: number | undefined;
   thinking: { default_level: string | undefined; native_thinking: boolean | undefined } | undefined;
   tool_receipts: { enabled: boolean } | undefined;
 }

@@ -9,7 +9,7 @@ import { type CallResult, callModel, type PreparedRequest, prepareRequest } from
 import { tuneForThinking } from './native-thinking.ts';
 import { createSdkModel } from './sdk-model.ts';
 import { chainToolProtocol, requestToolMode } from './tool-protocol.ts';
-import type { ModelProvider, ModelRequest, ModelResponse, NativeThinking, ServedBy } from './types.ts';
+import type { ModelProvider, ModelRequest, ModelResponse, ServedBy } from './types.ts';
 
 export interface ProviderChainOptions {
   /** `<type>.<alias>` of the agent's model_provider. */
@@ -71,12 +71,15 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
   const attemptOnce = async (
     a: Attempt,
     prepared: PreparedRequest,
-    thinking: NativeThinking | undefined,
+    req: Pick<ModelRequest, 'thinking' | 'defaultTimeoutSecs'>,
     signal: AbortSignal,
   ): Promise<{ ok: true; result: CallResult } | { ok: false; failure: ClassifiedFailure }> => {
     const { entry } = a.candidate;
-    const timeoutMs =
-      entry.timeout_secs !== undefined && entry.timeout_secs > 0 ? entry.timeout_secs * 1000 : undefined;
+    const secs =
+      entry.timeout_secs !== undefined && entry.timeout_secs > 0
+        ? entry.timeout_secs
+        : req.defaultTimeoutSecs;
+    const timeoutMs = secs !== undefined && secs > 0 ? secs * 1000 : undefined;
     const timer = new AbortController();
     const handle =
       timeoutMs === undefined ? undefined : setTimeout(() => timer.abort(new Error('timeout')), timeoutMs);
@@ -88,7 +91,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
           maxOutputTokens:
             entry.max_tokens !== undefined && entry.max_tokens > 0 ? entry.max_tokens : undefined,
         },
-        thinking,
+        req.thinking,
       );
       const result = await callModel(sdkModel(a.candidate, a.model), prepared, {
         ...tuning,
@@ -134,7 +137,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         if (attempt > 1) await sleep(opts.reliability.provider_backoff_ms * 2 ** (attempt - 2), signal);
         const a: Attempt = { candidate, model: modelOf(candidate), attempt, maxAttempts };
-        const outcome = await attemptOnce(a, prepared, req.thinking, signal);
+        const outcome = await attemptOnce(a, prepared, req, signal);
         if (outcome.ok) {
           const { warnings, ...result } = outcome.result;
           if (warnings.length > 0)

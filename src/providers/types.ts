@@ -37,6 +37,8 @@ export interface ModelRequest {
   modelOverride?: string;
   /** Native reasoning for this request; each candidate maps it onto its provider type (native-thinking.ts). */
   thinking?: NativeThinking;
+  /** Per-attempt time limit for candidates whose entry sets no `timeout_secs` (a root turn's deadline). */
+  defaultTimeoutSecs?: number;
 }
 
 /** Native thinking of one request (delegate.md §9.7). */

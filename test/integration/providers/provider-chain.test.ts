@@ -173,6 +173,21 @@ describe('retries and failures', () => {
     expect((err as Error).message).toContain('event 1 (retry 1/1): timeout; kind=timeout; phase=request;');
   });
 
+  test("a request's defaultTimeoutSecs bounds a candidate without timeout_secs, not one with its own", async () => {
+    server.script([{ delayMs: 10_000, text: 'late' }]);
+    const err = await chainOf([entry('custom.main')])
+      .complete(request({ defaultTimeoutSecs: 1 }), signal())
+      .catch((e) => e);
+    expect((err as Error).message).toContain('event 1 (retry 1/1): timeout; kind=timeout; phase=request;');
+    // The entry's own (longer) limit wins over the request's default: a 1.5 s answer still arrives.
+    server.script([{ delayMs: 1500, text: 'slow but in time' }]);
+    const res = await chainOf([entry('custom.main', { timeout_secs: 30 })]).complete(
+      request({ defaultTimeoutSecs: 1 }),
+      signal(),
+    );
+    expect(res.text).toBe('slow but in time');
+  });
+
   test('an unreachable endpoint is a retryable network failure', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
