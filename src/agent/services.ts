@@ -9,6 +9,7 @@ import { createCostLedger } from '../cost/ledger.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
 import type { ModelProvider } from '../providers/types.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
+import { defaultShellSandbox, type ShellSandbox } from '../security/sandbox/shell-sandbox.ts';
 import { createHistoryStore } from './history-store.ts';
 import type { RuntimeServices } from './run-context.ts';
 import { createSessionModelStore } from './session-model.ts';
@@ -21,6 +22,8 @@ export interface ServicesOptions {
   env?: Record<string, string | undefined>;
   /** Tests point provider HTTP at fakes through `uri`; this is only for custom fetch wiring. */
   fetch?: typeof fetch;
+  /** The shell sandbox; default: bubblewrap as `bwrap` on PATH. */
+  sandbox?: ShellSandbox;
 }
 
 export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
@@ -39,6 +42,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     tasks: createTaskRecords(redis, prefix),
     metrics: createMetricsStore(redis, prefix, logger),
     cost: createCostLedger(redis, prefix),
+    sandbox: opts.sandbox ?? defaultShellSandbox(),
     createProvider(ref, agentAlias) {
       // Chains hold no per-request state and the config of a process is fixed: build each once.
       const key = `${ref}\u0000${agentAlias}`;

@@ -83,3 +83,13 @@ export const paths = {
   contentTooLarge: (size: number, cap: number) =>
     `Content too large: ${size} bytes; file_write writes at most ${cap} bytes`,
 } as const;
+
+// --- shell sandbox (config.md §10.2) ---
+export const sandbox = {
+  /** The exact refusal of a shell call whose profile requires the sandbox when it cannot run. */
+  unavailable: (reason: string) => `sandbox unavailable: ${reason}`,
+  notFound: (binary: string, why: string) => `bubblewrap (${binary}) cannot be started: ${why}`,
+  probeFailed: (binary: string, detail: string) => `bubblewrap (${binary}) failed its probe: ${detail}`,
+  probeTimedOut: (binary: string) => `bubblewrap (${binary}) did not finish its probe in time`,
+  backendNone: () => 'sandbox_enabled = true but sandbox_backend = "none"',
+} as const;

@@ -4,7 +4,7 @@ import type { AgentConfig, BatonConfig, RiskProfile } from '../config/types.ts';
 import { runtimeProfileFor } from '../config/views.ts';
 import { noAgentText, noRiskProfileText } from './messages.ts';
 import { absolutePath } from './paths.ts';
-import type { SecurityPolicy } from './types.ts';
+import type { SandboxSettings, SecurityPolicy } from './types.ts';
 
 function lookup<T>(table: Record<string, T>, key: string): T | undefined {
   return key !== '' && Object.hasOwn(table, key) ? table[key] : undefined;
@@ -38,6 +38,16 @@ function accessRoots(config: BatonConfig, agent: AgentConfig): AccessRoots {
 }
 
 const unique = (xs: string[]) => [...new Set(xs)];
+
+function sandboxSettings(risk: RiskProfile): SandboxSettings {
+  const b = risk.sandbox_backend;
+  return {
+    enabled: risk.sandbox_enabled,
+    // firejail, landlock, docker: warned at load time, then treated as "auto".
+    backend: b === 'bubblewrap' || b === 'none' ? b : 'auto',
+    allowNetwork: risk.sandbox_allow.includes('network'),
+  };
+}
 
 export function buildSecurityPolicy(config: BatonConfig, agentAlias: string): SecurityPolicy {
   const agent = lookup(config.agents, agentAlias);
@@ -77,5 +87,6 @@ export function buildSecurityPolicy(config: BatonConfig, agentAlias: string): Se
     alwaysAsk: [...risk.always_ask],
     delegationMode: risk.delegation_policy.mode,
     approvalRoute: risk.approval_route,
+    sandbox: sandboxSettings(risk),
   };
 }
