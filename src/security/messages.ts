@@ -93,3 +93,14 @@ export const sandbox = {
   probeTimedOut: (binary: string) => `bubblewrap (${binary}) did not finish its probe in time`,
   backendNone: () => 'sandbox_enabled = true but sandbox_backend = "none"',
 } as const;
+
+// --- shell sandbox, startup log lines ---
+export const sandboxLog = {
+  state: (probeOk: boolean, reason: string) =>
+    probeOk ? 'sandboxed (bubblewrap)' : `unavailable: ${reason}`,
+  started: (state: string) => `shell sandbox: ${state}`,
+  unsandboxed: (reason: string, profiles: readonly string[]) =>
+    `shell sandbox unavailable (${reason}); shell commands of risk profile(s) ${profiles.join(', ')} run unsandboxed. Install bubblewrap, or set sandbox_enabled = false to run unsandboxed on purpose`,
+  refused: (reason: string, profiles: readonly string[]) =>
+    `shell sandbox unavailable (${reason}); risk profile(s) ${profiles.join(', ')} require it (sandbox_enabled = true), so every shell call of their agents fails`,
+} as const;
