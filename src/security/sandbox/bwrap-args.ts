@@ -5,9 +5,10 @@ import { isWithin, realpathOr } from '../paths.ts';
 /** Namespaces, a read-only root, fresh /dev, /proc (of the new PID namespace) and /tmp: shared by the probe. */
 export function baseFlags(allowNetwork: boolean): string[] {
   return [
+    // No --new-session: the command must stay in the process group the runner kills on timeout or abort
+    // (bwrap's --die-with-parent alone misses a kill that lands before the sandbox is set up). The runner
+    // already starts bwrap in a session of its own (detached), without a controlling terminal to inject into.
     '--die-with-parent',
-    // Its own session: the command cannot push input into a terminal baton holds (TIOCSTI).
-    '--new-session',
     '--unshare-all',
     ...(allowNetwork ? ['--share-net'] : []),
     '--ro-bind',

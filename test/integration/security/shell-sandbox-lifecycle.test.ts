@@ -30,16 +30,20 @@ async function started(marker: string): Promise<void> {
 describe.skipIf(!probe.ok)(`timeout and abort inside the sandbox${skipReason}`, () => {
   const policy = policyFor(t);
 
-  it('a timeout kills bwrap and the sleep inside it', async () => {
-    const marker = '3031.25';
-    const r = await runIn(box, policy, ['sh', '-c', `sleep ${marker}; echo late`], { timeoutMs: 1000 });
+  it('a timeout kills bwrap and everything inside it, even a process that left the process group', async () => {
+    const [marker, escaped] = ['3031.25', '3033.25'];
+    const script = `setsid sleep ${escaped} & sleep ${marker}; echo late`;
+    const r = await runIn(box, policy, ['sh', '-c', script], { timeoutMs: 1000 });
     expect(r.kind).toBe('timed_out');
-    // 'close' fires when every holder of the output pipes is gone, so the sleep has exited by now.
+    // 'close' fires when every holder of the output pipes is gone, so the sleeps have exited by now: the
+    // group kill took the sandbox's PID 1, and the kernel ends the rest of its PID namespace with it.
     expect(pidsWith(marker)).toEqual([]);
+    expect(pidsWith(escaped)).toEqual([]);
   });
 
-  it('an abort kills bwrap and the sleep inside it', async () => {
-    const marker = '3032.25';
+  // Aborting as soon as bwrap exists, often before it has set the sandbox up, is where a kill can miss.
+  it.each([1, 2, 3, 4, 5])('an abort kills bwrap and the sleep inside it (%i)', async (n) => {
+    const marker = `3032.${n}5`;
     const abort = new AbortController();
     const pending = runIn(box, policy, ['sleep', marker], { signal: abort.signal });
     await started(marker);

@@ -28,7 +28,6 @@ describe('bwrapArgs', () => {
   it('binds roots and hides forbidden paths outermost first, then runs the argv without PWD', () => {
     expect(bwrapArgs(layout, ['git', 'status'], inspect)).toEqual([
       '--die-with-parent',
-      '--new-session',
       '--unshare-all',
       '--ro-bind',
       '/',
@@ -75,7 +74,7 @@ describe('bwrapArgs', () => {
       ['ls'],
       inspect,
     );
-    expect(args.slice(2, 4)).toEqual(['--unshare-all', '--share-net']);
+    expect(args.slice(1, 3)).toEqual(['--unshare-all', '--share-net']);
     expect(args).toContain('--ro-bind');
     expect(args.join(' ')).toContain('--ro-bind /srv/ws /srv/ws');
     expect(args).not.toContain('--bind');
