@@ -44,14 +44,10 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const services = createRuntimeServices({ config, redis, logger, env: opts.env ?? process.env });
   if (opts.createProvider) services.createProvider = opts.createProvider;
   if (opts.sandbox) services.sandbox = opts.sandbox;
-  // Probe once at startup: the log says how shell commands run here, and /healthz reads the published status.
+  // Probe once at startup: the log says how shell commands run here; /healthz reads the status published below.
   const report = await sandboxReport(config, services.sandbox ?? defaultShellSandbox());
   for (const line of report.lines)
     logger[line.level]({ worker_id: services.workerId, shell: report.shell }, line.text);
-  const status = await createWorkerStatusBoard(redis, prefix, logger).publish(services.workerId, {
-    sandbox: report.sandbox,
-    shell: report.shell,
-  });
   const subscriber = createRedis(url);
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
@@ -88,6 +84,11 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     concurrency: config.worker.background_concurrency,
   });
   const reaper = startDelegateReaper({ redis, prefix, delegation: delegates.delegation, logger });
+  // Published once everything runs, so a worker that failed to start never shows as live.
+  const status = await createWorkerStatusBoard(redis, prefix, logger).publish(services.workerId, {
+    sandbox: report.sandbox,
+    shell: report.shell,
+  });
   logger.info(
     { worker_id: services.workerId, concurrency: config.worker.concurrency },
     'worker role started',
