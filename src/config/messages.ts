@@ -38,7 +38,8 @@ export const runtimeProfileNotConfigured = (name: string): string =>
 export const fallbackNotConfigured = (ref: string): string => `"${ref}" is not configured; skipped`;
 export const approverChannelNotLive = (key: string): string =>
   `channel "${key}" is not configured, not enabled or not listed by an enabled agent, so approvals routed to it will fail`;
-export const SANDBOX_UNSUPPORTED = 'sandboxing is not supported by baton; tools run unsandboxed';
+export const sandboxBackendUnsupported = (value: string): string =>
+  `"${value}" is not supported by baton; using "auto"`;
 export const RECEIPTS_UNSUPPORTED = 'tool receipts are not supported by baton; no receipts are produced';
 export const SHELL_JOB_UNSUPPORTED = '"shell" jobs are not supported by baton; job disabled';
 export const credentialTooShort = (path: string, min: number): string =>

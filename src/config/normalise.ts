@@ -135,6 +135,8 @@ function riskProfileOf(name: string, p: RiskProfileShape): RiskProfile {
       timeout_secs: route.timeout_secs,
     },
     sandbox_enabled: p.sandbox_enabled,
+    sandbox_backend: p.sandbox_backend,
+    sandbox_allow: [...new Set(p.sandbox_allow)],
   };
 }
 

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { TREE_ITERATIONS_AT_LEAST_1 } from './messages.ts';
 import {
+  arrayOf,
   bool,
   enumOf,
   intAtLeast,
@@ -13,6 +14,7 @@ import {
   table,
   tableOf,
 } from './schema-kit.ts';
+import { SANDBOX_BACKEND_VALUES } from './types.ts';
 
 const approvalRouteSchema = table({
   // Its absence is reported by rules.ts with the spec's own text, so the shape lets it be missing.
@@ -42,7 +44,9 @@ export const riskProfileSchema = table({
   deny_all_tools: bool().default(false),
   approval_route: approvalRouteSchema.optional(),
   sandbox_enabled: bool().optional(),
-  sandbox_backend: str().optional(),
+  // All ZeroClaw values load; the ones baton lacks warn and fall back to "auto" (semantic-warnings.ts).
+  sandbox_backend: enumOf(SANDBOX_BACKEND_VALUES).default('auto'),
+  sandbox_allow: arrayOf(enumOf(['network'])).default([]),
   firejail_args: strArray().optional(),
 });
 

@@ -8,12 +8,12 @@ import {
   notConfigured,
   RECEIPTS_UNSUPPORTED,
   runtimeProfileNotConfigured,
-  SANDBOX_UNSUPPORTED,
   SHELL_JOB_UNSUPPORTED,
+  sandboxBackendUnsupported,
   warningText,
 } from './messages.ts';
 import { formatPath } from './toml-path.ts';
-import type { BatonConfig, Diagnostic } from './types.ts';
+import { type BatonConfig, type Diagnostic, SUPPORTED_SANDBOX_BACKENDS } from './types.ts';
 import { liveChannelKeys, resolveApproverChannel } from './views.ts';
 
 /** Runs on the config that will actually start, after dropped sections are removed. */
@@ -40,8 +40,8 @@ export function semanticWarnings(config: BatonConfig): Diagnostic[] {
 
   const live = new Set(liveChannelKeys(config));
   for (const [name, profile] of Object.entries(config.risk_profiles)) {
-    if (profile.sandbox_enabled === true)
-      warn(['risk_profiles', name, 'sandbox_enabled'], SANDBOX_UNSUPPORTED);
+    if (!SUPPORTED_SANDBOX_BACKENDS.includes(profile.sandbox_backend))
+      warn(['risk_profiles', name, 'sandbox_backend'], sandboxBackendUnsupported(profile.sandbox_backend));
     const route = profile.approval_route;
     if (route === undefined) continue;
     const key = resolveApproverChannel(config, route.approver_channel);

@@ -2,6 +2,18 @@
 
 export type Autonomy = 'readonly' | 'supervised' | 'full';
 
+/** Every `sandbox_backend` value that loads; baton runs only `auto`, `bubblewrap` and `none` (config.md §10). */
+export const SANDBOX_BACKEND_VALUES = [
+  'auto',
+  'bubblewrap',
+  'none',
+  'firejail',
+  'landlock',
+  'docker',
+] as const;
+export type SandboxBackendValue = (typeof SANDBOX_BACKEND_VALUES)[number];
+export const SUPPORTED_SANDBOX_BACKENDS: readonly SandboxBackendValue[] = ['auto', 'bubblewrap', 'none'];
+
 export interface ProviderEntry {
   /** `<type>.<alias>`, e.g. `anthropic.primary`. */
   ref: string;
@@ -83,6 +95,9 @@ export interface RiskProfile {
   deny_all_tools: boolean;
   approval_route: ApprovalRoute | undefined;
   sandbox_enabled: boolean | undefined;
+  /** As written; an unsupported value means "auto" (see SUPPORTED_SANDBOX_BACKENDS). */
+  sandbox_backend: SandboxBackendValue;
+  sandbox_allow: 'network'[];
 }
 
 export interface RuntimeProfile {

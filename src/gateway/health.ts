@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import type { Diagnostic } from '../config/types.ts';
 import type { ChannelState } from '../control-plane/channel-presence.ts';
+import type { WorkerStatus } from '../control-plane/worker-status.ts';
 import type { JobCounts, QueueStats } from '../queue/queue-stats.ts';
 import { settle } from './deadline.ts';
 import {
@@ -10,7 +11,9 @@ import {
   configErrorCount,
   queueStatsUnavailable,
   redisUnreachable,
+  sandboxRequired,
   sectionDropped,
+  workerStatesUnavailable,
 } from './messages.ts';
 
 export interface ConfigDiagnostics {
@@ -22,6 +25,8 @@ export interface HealthProbes {
   redis: Redis;
   queues: QueueStats;
   channels: () => Promise<Record<string, ChannelState>>;
+  /** Each live worker's published status (its shell sandbox); absent: not reported. */
+  workers?: () => Promise<Record<string, WorkerStatus>>;
   diagnostics: ConfigDiagnostics;
   timeoutMs: number;
   /** Scrubs secrets from error texts before they are returned. */
@@ -36,6 +41,8 @@ export interface HealthReport {
   redis: { ok: true; latency_ms: number } | { ok: false; error: string };
   queues: Record<string, JobCounts> | null;
   channels: Record<string, ChannelState> | null;
+  /** Per live worker: the sandbox probe and how each risk profile's shell commands run there. */
+  workers: Record<string, WorkerStatus> | null;
 }
 
 /** Statuses in which ioredis would hold a command until it reconnects: answer "down" without asking. */
@@ -47,6 +54,18 @@ export async function pingRedis(redis: Redis, timeoutMs: number): Promise<Health
   return r.ok ? { ok: true, latency_ms: r.ms } : { ok: false, error: r.error };
 }
 
+/**
+ * A profile that requires the sandbox on a worker where it cannot run fails every shell call there: degraded.
+ * Auto profiles running unsandboxed and profiles that turn it off are reported, not counted as problems.
+ */
+function sandboxProblems(workers: Record<string, WorkerStatus>, redact: (t: string) => string): string[] {
+  const out: string[] = [];
+  for (const [id, status] of Object.entries(workers))
+    for (const [profile, mode] of Object.entries(status.shell))
+      if (mode === 'refused') out.push(sandboxRequired(id, profile, redact(status.sandbox)));
+  return out;
+}
+
 export async function checkHealth(p: HealthProbes): Promise<HealthReport> {
   const problems: string[] = [];
   const configErrors = p.diagnostics.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
@@ -56,13 +75,15 @@ export async function checkHealth(p: HealthProbes): Promise<HealthReport> {
   const redis = await pingRedis(p.redis, p.timeoutMs);
   let queues: HealthReport['queues'] = null;
   let channels: HealthReport['channels'] = null;
+  let workers: HealthReport['workers'] = null;
   if (!redis.ok) {
     redis.error = p.redact(redis.error);
     problems.push(redisUnreachable(redis.error));
   } else {
-    const [q, c] = await Promise.all([
+    const [q, c, w] = await Promise.all([
       settle(() => p.queues.counts(), p.timeoutMs),
       settle(() => p.channels(), p.timeoutMs),
+      settle(() => (p.workers ? p.workers() : Promise.resolve(null)), p.timeoutMs),
     ]);
     if (q.ok) queues = q.value;
     else problems.push(queueStatsUnavailable(p.redact(q.error)));
@@ -71,9 +92,19 @@ export async function checkHealth(p: HealthProbes): Promise<HealthReport> {
       for (const [key, state] of Object.entries(c.value))
         if (state === 'down') problems.push(channelDown(key));
     } else problems.push(channelStatesUnavailable(p.redact(c.error)));
+    if (w.ok) {
+      workers = w.value;
+      problems.push(...sandboxProblems(w.value ?? {}, p.redact));
+    } else problems.push(workerStatesUnavailable(p.redact(w.error)));
   }
 
-  const report: HealthReport = { status: problems.length === 0 ? 'ok' : 'degraded', redis, queues, channels };
+  const report: HealthReport = {
+    status: problems.length === 0 ? 'ok' : 'degraded',
+    redis,
+    queues,
+    channels,
+    workers,
+  };
   if (problems.length > 0) report.problems = problems;
   if (configErrors.length > 0) report.config_errors = configErrors;
   if (p.diagnostics.droppedSections.length > 0) report.dropped_sections = [...p.diagnostics.droppedSections];

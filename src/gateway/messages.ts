@@ -12,6 +12,9 @@ export const badQuery = (name: string, reason: string) => `invalid query paramet
 export const redisUnreachable = (reason: string) => `redis unreachable: ${reason}`;
 export const queueStatsUnavailable = (reason: string) => `queue stats unavailable: ${reason}`;
 export const channelStatesUnavailable = (reason: string) => `channel states unavailable: ${reason}`;
+export const workerStatesUnavailable = (reason: string) => `worker states unavailable: ${reason}`;
+export const sandboxRequired = (workerId: string, profile: string, state: string) =>
+  `worker '${workerId}': risk profile '${profile}' requires the shell sandbox, which is ${state}`;
 export const channelDown = (key: string) => `channel '${key}' is down`;
 export const sectionDropped = (section: string) => `config section '${section}' dropped`;
 export const configErrorCount = (n: number) => `${n} config error${n === 1 ? '' : 's'}`;

@@ -4,6 +4,7 @@ import type { BatonConfig } from '../config/types.ts';
 import type { ChannelState } from '../control-plane/channel-presence.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import type { TaskList } from '../control-plane/task-list.ts';
+import type { WorkerStatus } from '../control-plane/worker-status.ts';
 import type { Logger } from '../core/logger.ts';
 import { createTextRedactor } from '../core/redact.ts';
 import type { QueueStats } from '../queue/queue-stats.ts';
@@ -23,6 +24,8 @@ export interface OpsServerDeps {
   queues: QueueStats;
   /** State of each channel this deployment is expected to hold; a `down` one degrades /healthz. */
   channels: () => Promise<Record<string, ChannelState>>;
+  /** Each live worker's published status (shell sandbox); a required sandbox that cannot run degrades /healthz. */
+  workers?: () => Promise<Record<string, WorkerStatus>>;
   abortSession: AbortSession;
   tasks: TaskList;
   metrics: MetricsStore;

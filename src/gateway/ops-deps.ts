@@ -7,6 +7,7 @@ import { createChannelPresence } from '../control-plane/channel-presence.ts';
 import { createMetricsStore, type MetricsStore } from '../control-plane/metrics-store.ts';
 import { createRunningTurns } from '../control-plane/running-turns.ts';
 import { createTaskList } from '../control-plane/task-list.ts';
+import { createWorkerStatusBoard } from '../control-plane/worker-status.ts';
 import type { Logger } from '../core/logger.ts';
 import { createQueueStats } from '../queue/queue-stats.ts';
 import type { ConfigDiagnostics } from './health.ts';
@@ -31,6 +32,7 @@ export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
   const { config, redis, logger } = o;
   const prefix = config.redis.prefix;
   const presence = createChannelPresence(redis, prefix, logger);
+  const workerStatus = createWorkerStatusBoard(redis, prefix, logger);
   // The channels this deployment starts; each must have a live presence key for /healthz to be ok.
   const expected = liveChannelKeys(config);
   return {
@@ -40,6 +42,7 @@ export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
     diagnostics: o.load,
     queues: createQueueStats({ url: config.redis.url, prefix, channelKeys: expected }),
     channels: () => presence.states(expected),
+    workers: () => workerStatus.all(),
     abortSession: createSessionAbort(createRunningTurns(redis, prefix, logger), o.abortBus),
     tasks: createTaskList(redis, prefix),
     metrics: o.metrics ?? createMetricsStore(redis, prefix, logger),

@@ -11,6 +11,7 @@ import type { Logger } from '../core/logger.ts';
 import type { CronControl } from '../cron/types.ts';
 import type { ModelProvider, ModelResponse } from '../providers/types.ts';
 import type { ActionBuckets } from '../security/action-buckets.ts';
+import type { ShellSandbox } from '../security/sandbox/shell-sandbox.ts';
 import type { SecurityPolicy } from '../security/types.ts';
 import type { HistoryStore } from '../session/history-store.ts';
 import type { SessionModelStore } from '../session/session-model.ts';
@@ -48,6 +49,8 @@ export interface RuntimeServices {
   cost?: CostLedger;
   /** Background-delegation queue, task events and cross-process cancel (delegate.md §11); absent: no background. */
   delegation?: DelegationServices;
+  /** The shell sandbox of this process (config.md §10.2); absent: the process default (`bwrap` on PATH). */
+  sandbox?: ShellSandbox;
 }
 
 /** Hooks around a run's model requests and tool calls (cost checks, background progress). */

@@ -14,6 +14,7 @@ import { createProviderChain, providerCreateError } from '../providers/index.ts'
 import type { ModelProvider } from '../providers/types.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
+import { defaultShellSandbox, type ShellSandbox } from '../security/sandbox/shell-sandbox.ts';
 import { createHistoryStore } from '../session/history-store.ts';
 import { createSessionModelStore } from '../session/session-model.ts';
 import { buildToolSet } from '../tools/tool-set.ts';
@@ -25,6 +26,8 @@ export interface ServicesOptions {
   env?: Record<string, string | undefined>;
   /** Tests point provider HTTP at fakes through `uri`; this is only for custom fetch wiring. */
   fetch?: typeof fetch;
+  /** The shell sandbox; default: bubblewrap as `bwrap` on PATH. */
+  sandbox?: ShellSandbox;
 }
 
 export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
@@ -48,6 +51,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     metrics: createMetricsStore(redis, prefix, logger),
     cost: createCostLedger(redis, prefix),
     buildToolSet,
+    sandbox: opts.sandbox ?? defaultShellSandbox(),
     createProvider(ref, agentAlias) {
       // Chains hold no per-request state and the config of a process is fixed: build each once.
       const key = `${ref}\u0000${agentAlias}`;

@@ -5,6 +5,7 @@ import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { startDelegateReaper } from '../control-plane/delegate-reaper.ts';
 import { createRunningTurns } from '../control-plane/running-turns.ts';
+import { createWorkerStatusBoard } from '../control-plane/worker-status.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
@@ -16,6 +17,8 @@ import { createTurnQueue } from '../queue/turn-queue.ts';
 import { startTurnSweeper } from '../queue/turn-sweeper.ts';
 import { startTurnWorker } from '../queue/turn-worker.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
+import { defaultShellSandbox, type ShellSandbox } from '../security/sandbox/shell-sandbox.ts';
+import { sandboxReport } from '../security/sandbox/startup.ts';
 import { createRuntimeServices } from './services.ts';
 
 export interface WorkerRoleOptions {
@@ -28,6 +31,8 @@ export interface WorkerRoleOptions {
   /** Turn lock period: how fast a dead worker's conversations move elsewhere (see turn-worker.ts). */
   lockDurationMs?: number;
   sweepIntervalMs?: number;
+  /** The shell sandbox (tests point it at a missing bwrap); default: `bwrap` on PATH. */
+  sandbox?: ShellSandbox;
 }
 
 export interface Role {
@@ -39,6 +44,11 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const { url, prefix } = config.redis;
   const services = createRuntimeServices({ config, redis, logger, env: opts.env ?? process.env });
   if (opts.createProvider) services.createProvider = opts.createProvider;
+  if (opts.sandbox) services.sandbox = opts.sandbox;
+  // Probe once at startup: the log says how shell commands run here; /healthz reads the status published below.
+  const report = await sandboxReport(config, services.sandbox ?? defaultShellSandbox());
+  for (const line of report.lines)
+    logger[line.level]({ worker_id: services.workerId, shell: report.shell }, line.text);
   const subscriber = createRedis(url);
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
@@ -75,6 +85,11 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     concurrency: config.worker.background_concurrency,
   });
   const reaper = startDelegateReaper({ redis, prefix, delegation: delegates.delegation, logger });
+  // Published once everything runs, so a worker that failed to start never shows as live.
+  const status = await createWorkerStatusBoard(redis, prefix, logger).publish(services.workerId, {
+    sandbox: report.sandbox,
+    shell: report.shell,
+  });
   logger.info(
     { worker_id: services.workerId, concurrency: config.worker.concurrency },
     'worker role started',
@@ -86,6 +101,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
       await Promise.all([worker.close(graceMs), cronWorker.close(graceMs), delegates.close()]);
       await Promise.all([cron.close(), turns.close(), abortBus.close()]);
       subscriber.disconnect();
+      await status.release().catch(() => {});
     },
   };
 }

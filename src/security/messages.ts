@@ -85,3 +85,24 @@ export const paths = {
   contentTooLarge: (size: number, cap: number) =>
     `Content too large: ${size} bytes; file_write writes at most ${cap} bytes`,
 } as const;
+
+// --- shell sandbox (config.md §10.2) ---
+export const sandbox = {
+  /** The exact refusal of a shell call whose profile requires the sandbox when it cannot run. */
+  unavailable: (reason: string) => `sandbox unavailable: ${reason}`,
+  notFound: (binary: string, why: string) => `bubblewrap (${binary}) cannot be started: ${why}`,
+  probeFailed: (binary: string, detail: string) => `bubblewrap (${binary}) failed its probe: ${detail}`,
+  probeTimedOut: (binary: string) => `bubblewrap (${binary}) did not finish its probe in time`,
+  backendNone: () => 'sandbox_enabled = true but sandbox_backend = "none"',
+} as const;
+
+// --- shell sandbox, startup log lines ---
+export const sandboxLog = {
+  state: (probeOk: boolean, reason: string) =>
+    probeOk ? 'sandboxed (bubblewrap)' : `unavailable: ${reason}`,
+  started: (state: string) => `shell sandbox: ${state}`,
+  unsandboxed: (reason: string, profiles: readonly string[]) =>
+    `shell sandbox unavailable (${reason}); shell commands of risk profile(s) ${profiles.join(', ')} run unsandboxed. Install bubblewrap, or set sandbox_enabled = false to run unsandboxed on purpose`,
+  refused: (reason: string, profiles: readonly string[]) =>
+    `shell sandbox unavailable (${reason}); risk profile(s) ${profiles.join(', ')} require it (sandbox_enabled = true), so every shell call of their agents fails`,
+} as const;

@@ -1,10 +1,10 @@
 // Builds an agent's SecurityPolicy from its risk profile, runtime profile and workspace settings.
 import { resolve } from 'node:path';
 import { agentOf, riskProfileFor, runtimeProfileFor } from '../config/lookup.ts';
-import type { AgentConfig, BatonConfig } from '../config/types.ts';
+import type { AgentConfig, BatonConfig, RiskProfile } from '../config/types.ts';
 import { noAgentText, noRiskProfileText } from './messages.ts';
 import { absolutePath } from './paths.ts';
-import type { SecurityPolicy } from './types.ts';
+import type { SandboxSettings, SecurityPolicy } from './types.ts';
 
 interface AccessRoots {
   readWrite: string[];
@@ -28,6 +28,16 @@ function accessRoots(config: BatonConfig, agent: AgentConfig): AccessRoots {
 }
 
 const unique = (xs: string[]) => [...new Set(xs)];
+
+function sandboxSettings(risk: RiskProfile): SandboxSettings {
+  const b = risk.sandbox_backend;
+  return {
+    enabled: risk.sandbox_enabled,
+    // firejail, landlock, docker: warned at load time, then treated as "auto".
+    backend: b === 'bubblewrap' || b === 'none' ? b : 'auto',
+    allowNetwork: risk.sandbox_allow.includes('network'),
+  };
+}
 
 export function buildSecurityPolicy(config: BatonConfig, agentAlias: string): SecurityPolicy {
   const agent = agentOf(config, agentAlias);
@@ -67,5 +77,6 @@ export function buildSecurityPolicy(config: BatonConfig, agentAlias: string): Se
     alwaysAsk: [...risk.always_ask],
     delegationMode: risk.delegation_policy.mode,
     approvalRoute: risk.approval_route,
+    sandbox: sandboxSettings(risk),
   };
 }

@@ -30,6 +30,16 @@ export interface SecurityPolicy {
   alwaysAsk: string[];
   delegationMode: RiskProfile['delegation_policy']['mode'];
   approvalRoute: RiskProfile['approval_route'];
+  /** How shell commands are sandboxed (config.md §10.2). */
+  sandbox: SandboxSettings;
+}
+
+/** `sandbox_enabled`: undefined = auto (sandboxed where it works), true = required, false = off. */
+export interface SandboxSettings {
+  enabled: boolean | undefined;
+  /** Unsupported ZeroClaw values are already mapped to "auto". */
+  backend: 'auto' | 'bubblewrap' | 'none';
+  allowNetwork: boolean;
 }
 
 export type CommandRisk = 'low' | 'medium' | 'high';

@@ -30,6 +30,8 @@ export function buildRiskProfile(name = 'default', over: Partial<RiskProfile> = 
     deny_all_tools: false,
     approval_route: undefined,
     sandbox_enabled: undefined,
+    sandbox_backend: 'auto',
+    sandbox_allow: [],
     ...over,
   };
 }
@@ -134,6 +136,7 @@ export function buildPolicy(over: Partial<SecurityPolicy> = {}): SecurityPolicy 
     alwaysAsk: [],
     delegationMode: 'forbidden',
     approvalRoute: undefined,
+    sandbox: { enabled: undefined, backend: 'auto', allowNetwork: false },
     ...over,
   };
 }

@@ -5,7 +5,8 @@ import { DENIED_BY_USER, runtimeDenialText } from '../../approval/messages.ts';
 import { RunAbortedError } from '../../core/errors.ts';
 import { fail, ok, type Tool } from '../../run/tool.ts';
 import { checkCommand } from '../../security/command-policy.ts';
-import { command as text } from '../../security/messages.ts';
+import { sandbox as sandboxText, command as text } from '../../security/messages.ts';
+import { defaultShellSandbox } from '../../security/sandbox/shell-sandbox.ts';
 import { formatOutput, runArgv } from './shell-runner.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
 
@@ -33,6 +34,10 @@ export function createShellTool(): Tool<ShellInput> {
       if (refused) return refused;
       const check = checkCommand(run.policy, command);
       if (!check.ok) return fail(check.error);
+      // A profile that requires the sandbox refuses before anyone is asked to approve a command that cannot run.
+      const sandbox = run.services.sandbox ?? defaultShellSandbox();
+      const early = await sandbox.decide(run.policy.sandbox);
+      if (early.mode === 'refused') return fail(sandboxText.unavailable(early.reason ?? ''));
 
       if (check.needsApproval) {
         const outcome = await run.gate.askForCommand(NAME, { command }, ctx.signal);
@@ -45,7 +50,9 @@ export function createShellTool(): Tool<ShellInput> {
       await mkdir(run.policy.workspaceDir, { recursive: true });
       // A zero timeout would kill every command at once; treat it as the smallest useful limit.
       const timeoutSecs = Math.max(1, run.policy.shellTimeoutSecs);
-      const result = await runArgv(check.argv, {
+      const prepared = await sandbox.prepare(run.policy, check.argv);
+      if (!prepared.ok) return fail(prepared.error);
+      const result = await runArgv(prepared.argv, {
         cwd: run.policy.workspaceDir,
         timeoutMs: timeoutSecs * 1000,
         passthrough: run.policy.shellEnvPassthrough,

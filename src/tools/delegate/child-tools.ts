@@ -24,6 +24,8 @@ const COMMAND_POLICY_FIELDS = [
   'shellTimeoutSecs',
   'blockHighRiskCommands',
   'requireApprovalForMediumRisk',
+  // The caller's sandbox bounds the commands its policy lets through (config.md §10.2).
+  'sandbox',
 ] as const;
 
 /** A caller-owned command tool that judges commands with the caller's policy while running in the child. */

@@ -27,12 +27,46 @@ read_memory_from = ["a", "ghost"]
     expect(configOf(r).agents.a).toBeDefined();
   });
 
-  it('warns when sandbox_enabled = true', () => {
-    const r = load(
-      `schema_version = 3\n[risk_profiles.p]\nsandbox_enabled = true\n[risk_profiles.q]\nsandbox_enabled = false\n`,
-    );
+  it('warns on a ZeroClaw sandbox_backend baton lacks, and uses "auto"; sandbox_enabled alone does not warn', () => {
+    const r = load(`schema_version = 3
+[risk_profiles.p]
+sandbox_enabled = true
+sandbox_backend = "firejail"
+[risk_profiles.q]
+sandbox_enabled = false
+sandbox_backend = "none"
+[risk_profiles.l]
+sandbox_backend = "landlock"
+[risk_profiles.d]
+sandbox_backend = "docker"
+[risk_profiles.b]
+sandbox_backend = "bubblewrap"
+sandbox_allow = ["network"]
+firejail_args = ["--net=none"]
+`);
+    expect(errors(r)).toEqual([]);
     expect(warnings(r)).toEqual([
-      "Config warning at 'risk_profiles.p.sandbox_enabled': sandboxing is not supported by baton; tools run unsandboxed",
+      `Config warning at 'risk_profiles.p.sandbox_backend': "firejail" is not supported by baton; using "auto"`,
+      `Config warning at 'risk_profiles.l.sandbox_backend': "landlock" is not supported by baton; using "auto"`,
+      `Config warning at 'risk_profiles.d.sandbox_backend': "docker" is not supported by baton; using "auto"`,
+    ]);
+    const profiles = configOf(r).risk_profiles;
+    expect(profiles.p?.sandbox_enabled).toBe(true);
+    expect(profiles.q?.sandbox_backend).toBe('none');
+    expect(profiles.b?.sandbox_allow).toEqual(['network']);
+    expect(profiles.l?.sandbox_allow).toEqual([]);
+  });
+
+  it('rejects a sandbox_allow entry other than "network", and an unknown sandbox_backend, by TOML path', () => {
+    const r = load(`schema_version = 3
+[risk_profiles.p]
+sandbox_allow = ["network", "filesystem"]
+[risk_profiles.q]
+sandbox_backend = "chroot"
+`);
+    expect(errors(r)).toEqual([
+      `Invalid config at 'risk_profiles.p.sandbox_allow[1]': expected one of "network", found "filesystem"`,
+      `Invalid config at 'risk_profiles.q.sandbox_backend': expected one of "auto", "bubblewrap", "none", "firejail", "landlock", "docker", found "chroot"`,
     ]);
   });
 

@@ -54,7 +54,7 @@ wire_api = "responses"
 [risk_profiles.q]
 allowed_path = "/srv/a"
 allowed_paths = ["/srv/b"]
-sandbox_backend = "firejail"
+sandbox_backend = "bubblewrap"
 firejail_args = ["--x"]
 [risk_profiles.q.delegation_policy]
 mode = "allow"
