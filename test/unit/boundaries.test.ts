@@ -1,19 +1,8 @@
 // Import boundaries of ARCHITECTURE.md: each outside library is imported only where it belongs.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const rel = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(rel));
-    else if (entry.name.endsWith('.ts')) out.push(rel);
-  }
-  return out;
-}
+import { PROJECT_ROOT as ROOT, sourceFiles } from '../helpers/source-files.ts';
 
 const RULES: { pattern: RegExp; allowedUnder: string[]; what: string }[] = [
   {

@@ -7,6 +7,7 @@ import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.t
 import { createDelegateWorker, type DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { REDIS_URL } from '../../helpers/redis.ts';
+import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { DELEGATE_TOML, delegateCall } from './delegate-config.ts';
 import { resultOf } from './helpers.ts';
@@ -247,26 +248,7 @@ describe('background delegation', () => {
 
   it('lets the reaper mark a silent task lost, and check_result explains it', async () => {
     const id = '9d3f1c2b-4a5e-4f60-8b7c-0a1b2c3d4e5f';
-    const old = new Date(Date.now() - 200_000).toISOString();
-    await tasks().admit({
-      task_id: id,
-      kind: 'delegate',
-      agent: 'writer',
-      chain: ['main'],
-      mode: 'bounded',
-      status: 'running',
-      output: null,
-      error: null,
-      depth: 1,
-      sender: 'test:user',
-      owner: 'dead:1:x',
-      heartbeat_at: old,
-      progress: null,
-      timeout_budget_secs: 120,
-      parent_tool_call_id: 'x',
-      started_at: old,
-      finished_at: null,
-    });
+    await tasks().admit(silentRunningTask(id, { timeout_budget_secs: 120 }));
     const reaper = startDelegateReaper({
       redis: h.redis,
       prefix: h.prefix,

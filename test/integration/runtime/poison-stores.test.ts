@@ -5,7 +5,6 @@ import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
 import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
 import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
 import { createRunningTurns } from '../../../src/control-plane/running-turns.ts';
-import type { TaskRecord } from '../../../src/control-plane/task-records.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createSessionAbort } from '../../../src/gateway/session-abort.ts';
 import { createCronTools } from '../../../src/tools/cron/cron-tools.ts';
@@ -13,6 +12,7 @@ import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harne
 import { capturingLogger } from '../../helpers/providers.ts';
 import { testRedis } from '../../helpers/redis.ts';
 import { buildRunContext } from '../../helpers/run-context.ts';
+import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { attachCron, type CronFixture } from '../cron/cron-fixture.ts';
 
 const TOML = `
@@ -39,34 +39,13 @@ afterAll(async () => {
   await h.close();
 });
 
-const old = () => new Date(Date.now() - 200_000).toISOString();
-const task = (id: string): TaskRecord => ({
-  task_id: id,
-  kind: 'delegate',
-  agent: 'writer',
-  chain: ['main'],
-  mode: 'bounded',
-  status: 'running',
-  output: null,
-  error: null,
-  depth: 1,
-  sender: 'test:user',
-  owner: 'dead:1:x',
-  heartbeat_at: old(),
-  progress: null,
-  timeout_budget_secs: null,
-  parent_tool_call_id: 'x',
-  started_at: old(),
-  finished_at: null,
-});
-
 describe('poison records in the control-plane stores', () => {
   it('the reaper reaps a lost task in the same pass as unreadable records, and frees their slots', async () => {
     const log = capturingLogger();
     const tasks = createDelegateTasks(h.redis, h.prefix);
     const good = '0b6f2a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b';
     const broken = ['1b6f2a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b', '2b6f2a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b'];
-    for (const id of [...broken, good]) expect(await tasks.admit(task(id))).toBe(true);
+    for (const id of [...broken, good]) expect(await tasks.admit(silentRunningTask(id))).toBe(true);
     await h.redis.hset(`${h.prefix}:task:${broken[0]}`, 'chain', '["main"'); // not JSON
     await h.redis.hset(`${h.prefix}:task:${broken[1]}`, 'depth', '"deep"'); // JSON, wrong type
     const reaper = startDelegateReaper({

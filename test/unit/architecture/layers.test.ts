@@ -1,9 +1,8 @@
 // Folder layers of src/ (README "Architecture"): every import, type-only ones included, points down the order.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+import { PROJECT_ROOT as ROOT, sourceFiles } from '../../helpers/source-files.ts';
 
 /** Bottom → top; a folder imports only from folders in earlier layers (or its own). */
 const LAYERS: readonly (readonly string[])[] = [
@@ -21,16 +20,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ['runtime'],
   ['cli'],
 ];
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const rel = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(rel));
-    else if (entry.name.endsWith('.ts')) out.push(rel);
-  }
-  return out;
-}
 
 // Statements start a line; the clause before `from` holds only names, braces, commas, `*` and whitespace,
 // so a `from '…'` inside a string or a function body is never taken for an import.

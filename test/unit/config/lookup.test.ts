@@ -1,5 +1,5 @@
 // The one config lookup: own entries only, so prototype member names never resolve to anything.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RUNTIME_PROFILE } from '../../../src/config/defaults.ts';
@@ -16,6 +16,7 @@ import {
   toolRateOf,
 } from '../../../src/config/lookup.ts';
 import { buildConfig } from '../../helpers/config-builders.ts';
+import { PROJECT_ROOT as ROOT, sourceFiles } from '../../helpers/source-files.ts';
 import { configOf, load } from './load-helper.ts';
 
 /** Every name an object inherits from Object.prototype, plus `__proto__` (a getter). */
@@ -105,18 +106,13 @@ describe('config lookup', () => {
 });
 
 describe('config tables are read only through src/config/lookup.ts', () => {
-  const ROOT = join(import.meta.dirname, '..', '..', '..');
-  const files = (dir: string): string[] =>
-    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-    );
   // `config.agents[x]`, `providers[ref]`, `rates.models[type]?.[model]`, `channels?.[key]`, …
   const INLINE =
     /\b(agents|risk_profiles|runtime_profiles|providers|channels|cron|peer_groups|models)\??\.?\[[^\]]/;
 
   it('no inline index into a config table outside the lookup module', () => {
     const offenders = ['src', 'channels']
-      .flatMap(files)
+      .flatMap(sourceFiles)
       .filter((f) => !f.endsWith(join('config', 'lookup.ts')))
       .flatMap((f) =>
         readFileSync(join(ROOT, f), 'utf8')
