@@ -1,9 +1,11 @@
 // A local, in-process channel for tests and demos: inject messages, read the replies baton sends.
 import { EventEmitter } from 'node:events';
 import type {
+  Button,
   ChannelAdapter,
   ChannelHost,
   MessageRef,
+  OutboundMessage,
   ReceiveResult,
   Recipient,
 } from '../../src/channel/types.ts';
@@ -12,6 +14,17 @@ export interface LocalReply {
   to: Recipient;
   text: string;
   messageId: string;
+  /** Current buttons (an edit replaces them; none once removed). */
+  buttons: Button[][];
+  /** Every text and button set this message had, oldest first (the first is the send). */
+  versions: OutboundMessage[];
+}
+
+export interface PressOptions {
+  messageId: string;
+  actionId: string;
+  senderId?: string;
+  eventId?: string;
 }
 
 export interface InjectOptions {
@@ -28,6 +41,10 @@ export interface LocalChannel extends ChannelAdapter {
   inject(opts: InjectOptions): Promise<ReceiveResult>;
   /** Resolves once `count` replies have been sent to `chat` (or in total when chat is omitted). */
   waitForReplies(count: number, opts?: { chat?: string; timeoutMs?: number }): Promise<LocalReply[]>;
+  /** Presses a button of a sent message, as a platform user would (the button must be on it). */
+  press(opts: PressOptions): Promise<ReceiveResult>;
+  /** Chats that got a typing indicator, one entry per call. */
+  readonly typings: Recipient[];
   /** Makes the next `n` sends fail with this error (to exercise retries and retry_after). */
   failNextSends(n: number, error: () => Error): void;
 }
@@ -35,6 +52,8 @@ export interface LocalChannel extends ChannelAdapter {
 export function createLocalChannel(alias = 'test', maxMessageLength = 4000): LocalChannel {
   const key = `local.${alias}`;
   const replies: LocalReply[] = [];
+  const typings: Recipient[] = [];
+  const byId = new Map<string, LocalReply>();
   const events = new EventEmitter();
   let host: ChannelHost | null = null;
   let seq = 0;
@@ -58,6 +77,7 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
     key,
     maxMessageLength,
     replies,
+    typings,
     async start(h) {
       host = h;
     },
@@ -70,12 +90,42 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
         throw failures.error();
       }
       const messageId = String(++seq);
-      replies.push({ to, text: msg.text, messageId });
+      const reply = { to, text: msg.text, messageId, buttons: msg.buttons ?? [], versions: [msg] };
+      replies.push(reply);
+      byId.set(messageId, reply);
       countFor(); // settles a reset first
       perChat.set(to.chat, (perChat.get(to.chat) ?? 0) + 1);
       counted++;
       events.emit('reply');
       return { channel: key, chat: to.chat, messageId };
+    },
+    async edit(ref, msg) {
+      const reply = byId.get(ref.messageId);
+      if (!reply || ref.channel !== key) throw new Error(`local channel ${key}: no message ${ref.messageId}`);
+      reply.text = msg.text;
+      reply.buttons = msg.buttons ?? [];
+      reply.versions.push(msg);
+    },
+    async typing(to) {
+      typings.push(to);
+    },
+    async press(opts) {
+      if (!host) throw new Error(`local channel ${key} is not started`);
+      const reply = byId.get(opts.messageId);
+      if (!reply?.buttons.flat().some((b) => b.id === opts.actionId)) {
+        throw new Error(`local channel ${key}: message ${opts.messageId} has no button ${opts.actionId}`);
+      }
+      return host.receive({
+        kind: 'action',
+        channel: key,
+        eventId: opts.eventId ?? `press-${Date.now()}-${++seq}`,
+        chat: reply.to.chat,
+        ...(reply.to.thread ? { thread: reply.to.thread } : {}),
+        sender: { id: opts.senderId ?? 'local-user' },
+        actionId: opts.actionId,
+        messageId: opts.messageId,
+        receivedAt: new Date().toISOString(),
+      });
     },
     async inject(opts) {
       if (!host) throw new Error(`local channel ${key} is not started`);

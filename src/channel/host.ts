@@ -5,8 +5,10 @@ import type { Logger } from '../core/logger.ts';
 import { isAuthorised } from './peer-authz.ts';
 import { routeAgent } from './routing.ts';
 import {
+  type ActionHandler,
   type ChannelHost,
   conversationId,
+  type InboundAction,
   type InboundMessage,
   inboundEventSchema,
   type ReceiveResult,
@@ -29,10 +31,24 @@ export interface ChannelHostOptions {
   logger: Logger;
   /** Agent per channel key for channels that are not in the config (the local test channel). */
   routes?: Record<string, string>;
+  /** Button presses; without a handler they are logged and dropped. */
+  actions?: ActionHandler;
 }
 
 export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
   const { config, ingest, logger } = opts;
+  async function forwardAction(action: InboundAction): Promise<ReceiveResult> {
+    const conversation = conversationId(action.channel, action.chat, action.thread);
+    if (!opts.actions) {
+      logger.debug(
+        { channel: action.channel, action_id: action.actionId },
+        'button press with no handler dropped',
+      );
+      return { accepted: false, reason: 'unhandled' };
+    }
+    await opts.actions.handle(action);
+    return { accepted: true, conversation };
+  }
   return {
     async receive(raw): Promise<ReceiveResult> {
       const parsed = inboundEventSchema.safeParse(raw);
@@ -44,6 +60,7 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
         return { accepted: false, reason: 'invalid', detail };
       }
       const event = parsed.data;
+      if (event.kind === 'action') return forwardAction(event);
       const channelCfg = channelOf(config, event.channel);
       if (channelCfg?.mention_only && !event.isDirect && !event.addressedToBot) {
         return { accepted: false, reason: 'not_addressed' };

@@ -46,10 +46,45 @@ export const inboundMessageSchema = z.object({
 });
 export type InboundMessage = z.infer<typeof inboundMessageSchema>;
 
-export const inboundEventSchema = z.discriminatedUnion('kind', [inboundMessageSchema]);
+/**
+ * A press on one of the bot's buttons. `actionId` is the button's id as sent: data, never authority (whoever
+ * handles it checks who pressed, where, and against Redis state).
+ */
+export const inboundActionSchema = z.object({
+  kind: z.literal('action'),
+  channel: z.string().min(1),
+  eventId: z.string().min(1),
+  chat: z.string().min(1),
+  thread: z.string().min(1).optional(),
+  sender: z.object({ id: z.string().min(1), username: z.string().optional() }),
+  actionId: z.string().min(1),
+  /** The platform id of the message the button was on. */
+  messageId: z.string().min(1),
+  receivedAt: z.string(),
+});
+export type InboundAction = z.infer<typeof inboundActionSchema>;
+
+export const inboundEventSchema = z.discriminatedUnion('kind', [inboundMessageSchema, inboundActionSchema]);
 export type InboundEvent = z.infer<typeof inboundEventSchema>;
 
-export const outboundMessageSchema = z.object({ text: z.string() });
+/** Button ids fit every platform's callback data (Telegram: 64 bytes, Slack and Discord: more). */
+export const BUTTON_ID_MAX_BYTES = 64;
+
+export const buttonSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .refine((id) => Buffer.byteLength(id) <= BUTTON_ID_MAX_BYTES, `at most ${BUTTON_ID_MAX_BYTES} bytes`),
+  label: z.string().min(1),
+  style: z.enum(['primary', 'danger']).optional(),
+});
+export type Button = z.infer<typeof buttonSchema>;
+
+export const outboundMessageSchema = z.object({
+  text: z.string(),
+  /** Rows of buttons under the message; absent or empty: none (on an edit: the buttons are removed). */
+  buttons: z.array(z.array(buttonSchema)).optional(),
+});
 export type OutboundMessage = z.infer<typeof outboundMessageSchema>;
 
 export interface MessageRef {
@@ -63,7 +98,7 @@ export type ReceiveResult =
   | { accepted: true; conversation: string }
   | {
       accepted: false;
-      reason: 'invalid' | 'duplicate' | 'unauthorised' | 'no_agent' | 'not_addressed';
+      reason: 'invalid' | 'duplicate' | 'unauthorised' | 'no_agent' | 'not_addressed' | 'unhandled';
       detail?: string;
     };
 
@@ -89,6 +124,18 @@ export interface ChannelAdapter {
   start(host: ChannelHost): Promise<void>;
   stop(): Promise<void>;
   send(to: Recipient, msg: OutboundMessage): Promise<MessageRef>;
+  /** Replaces a sent message's text and buttons (no buttons in `msg`: they are removed). */
+  edit(ref: MessageRef, msg: OutboundMessage): Promise<void>;
+  /**
+   * Shows that the bot is working in this chat for a few seconds (the runtime repeats it while a turn runs).
+   * A platform without such an indicator does nothing here: the adapter degrades, never the runtime.
+   */
+  typing(to: Recipient): Promise<void>;
+}
+
+/** Where button presses go (the approvals broker); the host only validates and forwards them. */
+export interface ActionHandler {
+  handle(action: InboundAction): Promise<void>;
 }
 
 /** A reply's place in its conversation: replies leave in this order even after failures. */

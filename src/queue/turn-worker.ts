@@ -7,6 +7,7 @@ import { EMPTY_ANSWER, TURN_ABORTED, TURN_FAILED_INTERNAL, turnFailed } from '..
 import type { Recipient } from '../channel/types.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
 import type { RunningTurns } from '../control-plane/running-turns.ts';
+import type { TypingSignals } from '../control-plane/typing-signals.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { closeWorker } from './close-worker.ts';
@@ -26,6 +27,8 @@ export interface TurnWorkerOptions {
   turns: TurnQueue;
   abortBus: AbortBus;
   running: RunningTurns;
+  /** The typing indicator while a turn runs; absent: none. */
+  typing?: TypingSignals;
   redisUrl: string;
   prefix: string;
   concurrency: number;
@@ -80,6 +83,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     let text = '';
     let history: SettledTurn['history'];
     let handedBack = false;
+    const stopTyping = opts.typing?.whileRunning(origin);
     try {
       const res = await runTurn(services, {
         agentAlias: event.agent,
@@ -106,6 +110,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
           : TURN_FAILED_INTERNAL;
       if (!controller.signal.aborted) logger.warn({ err: errorMessage(err), conversation }, 'turn failed');
     } finally {
+      stopTyping?.();
       unregister();
       active.delete(controller);
     }

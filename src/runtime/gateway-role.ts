@@ -1,12 +1,13 @@
 // The gateway role: channel adapters in and out (host → turns queue; outbox → platform).
 import type { Redis } from 'ioredis';
 import { createChannelHost } from '../channel/host.ts';
-import type { ChannelAdapter } from '../channel/types.ts';
+import type { ActionHandler, ChannelAdapter } from '../channel/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { createChannelPresence, type PresenceHold } from '../control-plane/channel-presence.ts';
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
+import { subscribeTyping } from '../control-plane/typing-signals.ts';
 import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { createTextRedactor } from '../core/redact.ts';
@@ -28,6 +29,8 @@ export interface GatewayRoleOptions {
   routes?: Record<string, string>;
   /** Serve the operations API on [gateway] host/port, reporting these config diagnostics. */
   ops?: ConfigDiagnostics;
+  /** Where button presses go (the approvals broker); absent: presses are logged and dropped. */
+  actions?: ActionHandler;
 }
 
 export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> {
@@ -40,6 +43,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
     logger,
     ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c, a) => turns.kick(c, a) },
     ...(opts.routes ? { routes: opts.routes } : {}),
+    ...(opts.actions ? { actions: opts.actions } : {}),
   });
   const holder = newWorkerId();
   const metrics = createMetricsStore(redis, prefix, logger);
@@ -66,6 +70,11 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   const subscriber = createRedis(url);
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
+  const byKey = new Map(opts.adapters.map((a) => [a.key, a]));
+  // Only this gateway's adapters: another gateway holds (and shows typing for) the other channels.
+  const stopTyping = await subscribeTyping(subscriber, prefix, logger, async (to) => {
+    await byKey.get(to.channel)?.typing(to);
+  });
   const ops = opts.ops
     ? await startOpsServer(createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }))
     : null;
@@ -77,6 +86,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
       await Promise.all(senders.map((s) => s.close()));
       for (const h of holds) await h.release();
       for (const adapter of opts.adapters) await adapter.stop();
+      await stopTyping();
       await abortBus.close();
       subscriber.disconnect();
       await turns.close();

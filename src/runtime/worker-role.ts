@@ -5,6 +5,7 @@ import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { startDelegateReaper } from '../control-plane/delegate-reaper.ts';
 import { createRunningTurns } from '../control-plane/running-turns.ts';
+import { createTypingSignals } from '../control-plane/typing-signals.ts';
 import { createWorkerStatusBoard } from '../control-plane/worker-status.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
@@ -61,6 +62,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     turns,
     abortBus,
     running: createRunningTurns(redis, prefix, logger),
+    typing: createTypingSignals(redis, prefix, logger),
     redisUrl: url,
     prefix,
     concurrency: config.worker.concurrency,

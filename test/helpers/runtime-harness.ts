@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createLocalChannel, type LocalChannel } from '../../channels/local/local-adapter.ts';
+import type { ActionHandler } from '../../src/channel/types.ts';
 import { loadConfigText } from '../../src/config/index.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
@@ -54,7 +55,7 @@ export interface RuntimeHarness {
 export async function createRuntimeHarness(
   name: string,
   toml: string,
-  opts: { workers?: number; lockDurationMs?: number; redisUrl?: string } = {},
+  opts: { workers?: number; lockDurationMs?: number; redisUrl?: string; actions?: ActionHandler } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
   const prefix = uniquePrefix(name);
@@ -76,6 +77,7 @@ export async function createRuntimeHarness(
     redis,
     adapters: [local],
     routes: { 'local.test': 'main' },
+    ...(opts.actions ? { actions: opts.actions } : {}),
   });
   const workers: Role[] = [];
   for (let i = 0; i < (opts.workers ?? 1); i++) {
