@@ -1,8 +1,8 @@
 // Runs a long-lived role (start, gateway, worker) until SIGTERM/SIGINT, then shuts it down within its grace.
-import type { ChannelAdapter } from '../channel/types.ts';
 import { loadConfigFile } from '../config/index.ts';
 import { createLogger } from '../core/logger.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
+import { createChannelAdapters } from './channel-adapters.ts';
 import { startGatewayRole } from './gateway-role.ts';
 import { startupSummary } from './startup-summary.ts';
 import { type Role, startWorkerRole } from './worker-role.ts';
@@ -40,7 +40,7 @@ export async function runRole(role: RoleName, configPath: string, io: RoleIo): P
   if (!redis) return 1;
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem; retrying'));
 
-  const adapters: ChannelAdapter[] = []; // platform adapters register here as they land (channels/)
+  const adapters = role === 'worker' ? [] : createChannelAdapters(config, logger);
   const roles: Role[] = [];
   if (role !== 'worker') roles.push(await startGatewayRole({ config, logger, redis, adapters, ops: loaded }));
   if (role !== 'gateway') {

@@ -1,0 +1,32 @@
+// Builds the platform adapters of the live channels ([channels.<type>.<alias>] enabled and used by an agent).
+// Adapters take plain options (they import only src/channel and src/core); the config mapping lives here.
+import type { ChannelAdapter } from '../channel/types.ts';
+import { channelOf } from '../config/lookup.ts';
+import type { BatonConfig, ChannelConfig } from '../config/types.ts';
+import { liveChannelKeys } from '../config/views.ts';
+import type { Logger } from '../core/logger.ts';
+
+type Factory<C extends ChannelConfig> = (cfg: C, logger: Logger) => ChannelAdapter;
+
+/** One entry per platform whose adapter is in this build. */
+const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig, { type: T }>> } = {};
+
+function build(cfg: ChannelConfig, logger: Logger): ChannelAdapter | undefined {
+  const log = logger.child({ channel: cfg.key });
+  switch (cfg.type) {
+    case 'telegram':
+      return FACTORIES.telegram?.(cfg, log);
+    case 'discord':
+      return FACTORIES.discord?.(cfg, log);
+    case 'slack':
+      return FACTORIES.slack?.(cfg, log);
+  }
+}
+
+export function createChannelAdapters(config: BatonConfig, logger: Logger): ChannelAdapter[] {
+  return liveChannelKeys(config).flatMap((key) => {
+    const cfg = channelOf(config, key);
+    const adapter = cfg ? build(cfg, logger) : undefined;
+    return adapter ? [adapter] : [];
+  });
+}
