@@ -167,15 +167,17 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   }
 
   async function deliver(entry: OutboxEntry): Promise<'done' | 'wait'> {
-    if (entry.malformed) {
-      logger.error({ channel: adapter.key, entry_id: entry.id }, 'unreadable outbox entry dropped');
-      await stream.ack(entry, false);
-      return 'done';
-    }
     const turn = await turnOf(entry);
     if (turn === 'wait') return 'wait';
+    if (entry.malformed) {
+      // Dropped only in its turn: acking it moves the conversation's mark past its sequence.
+      logger.error(
+        { channel: adapter.key, entry_id: entry.id, reason: entry.malformed, ...entry.order },
+        'unreadable outbox entry dropped',
+      );
+    }
     const { done, progressSaved } =
-      turn === 'send' ? await sendChunks(entry) : { done: true, progressSaved: false };
+      turn === 'send' && !entry.malformed ? await sendChunks(entry) : { done: true, progressSaved: false };
     if (!done) return 'done'; // stopping: the entry stays queued for whoever reclaims it
     await stream.ack(entry, progressSaved);
     if (entry.order) {
