@@ -49,7 +49,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     buckets: createActionBuckets(redis, prefix),
     tasks: createTaskRecords(redis, prefix, logger),
     metrics: createMetricsStore(redis, prefix, logger),
-    cost: createCostLedger(redis, prefix),
+    cost: createCostLedger(redis, prefix, logger),
     buildToolSet,
     sandbox: opts.sandbox ?? defaultShellSandbox(),
     createProvider(ref, agentAlias) {
