@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { type Recipient, recipientSchema } from '../channel/types.ts';
+import type { Logger } from '../core/logger.ts';
+import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { replySentKey } from './conversation-inbox.ts';
 import { OUTBOX_GROUP, outboxStreamKey } from './names.ts';
@@ -107,6 +109,7 @@ export function createOutboxStream(
   prefix: string,
   channelKey: string,
   consumer: string,
+  logger: Pick<Logger, 'warn'>,
 ): OutboxStream {
   const key = outboxStreamKey(prefix, channelKey);
   const progressKey = (id: string) => `${key}:progress:${id}`;
@@ -191,7 +194,11 @@ export function createOutboxStream(
       if (progressSaved || entry.reclaimed) await redis.del(progressKey(entry.id));
     },
     async progress(entry) {
-      return entry.reclaimed ? Number((await redis.get(progressKey(entry.id))) ?? 0) : 0;
+      if (!entry.reclaimed) return 0;
+      const k = progressKey(entry.id);
+      // Unreadable (logged): sent again from its first chunk; a NaN here would drop the reply unsent.
+      const ctx = { logger, key: k, what: 'reply progress' };
+      return parseRecord(z.number().int().nonnegative(), await redis.get(k), ctx) ?? 0;
     },
     async saveProgress(entry, chunksSent) {
       await redis.set(progressKey(entry.id), chunksSent, 'EX', PROGRESS_TTL_SECS);

@@ -91,8 +91,8 @@ function createSemaphore(limit: number) {
 export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   const { adapter, logger, redis } = opts;
   const t: PumpTimings = { ...DEFAULT_TIMINGS, ...opts.timings };
-  const stream = createOutboxStream(redis, opts.prefix, adapter.key, opts.consumer);
-  const order = createReplyOrderGate(redis, opts.prefix);
+  const stream = createOutboxStream(redis, opts.prefix, adapter.key, opts.consumer, logger);
+  const order = createReplyOrderGate(redis, opts.prefix, logger);
   const reader = createRedis(opts.redisUrl);
   reader.on('error', () => {}); // ioredis reconnects; the read loop waits
   const stop = new AbortController();

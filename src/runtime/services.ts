@@ -45,7 +45,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     redact,
     history: createHistoryStore(redis, prefix, logger),
     sessionModels: createSessionModelStore(redis, prefix),
-    treeBudget: createTreeBudget(redis, prefix),
+    treeBudget: createTreeBudget(redis, prefix, logger),
     buckets: createActionBuckets(redis, prefix),
     tasks: createTaskRecords(redis, prefix, logger),
     metrics: createMetricsStore(redis, prefix, logger),

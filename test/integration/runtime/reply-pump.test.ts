@@ -231,6 +231,34 @@ describe('outbox stream and reply pump', () => {
     expect(texts(c.local, 'v')).toEqual(['second']);
   });
 
+  it('sends a reclaimed reply whole when its progress record is unreadable', async () => {
+    const c = channel(10);
+    await redis.xgroup('CREATE', c.stream, OUTBOX_GROUP, '0', 'MKSTREAM');
+    await c.send('pr', 'aaaaaaaaa bbbbbbbbb', 'pr-1', 1);
+    const read = (await redis.xreadgroup('GROUP', OUTBOX_GROUP, 'dead', 'STREAMS', c.stream, '>')) as [
+      string,
+      [string, string[]][],
+    ][];
+    await redis.set(`${c.stream}:progress:${read[0]![1][0]![0]}`, 'one');
+    c.pump('g2');
+    await c.local.waitForReplies(2, { chat: 'pr', timeoutMs: 5000 });
+    expect(texts(c.local, 'pr')).toEqual(['aaaaaaaaa', 'bbbbbbbbb']);
+    expect(c.log.lines.join('')).toContain('unreadable reply progress skipped');
+  });
+
+  it('sends the next reply when the last-sent mark is unreadable, and writes a readable mark again', async () => {
+    const c = channel();
+    const conv = `${c.local.key}:dm:`;
+    await redis.set(replySentKey(prefix, conv), 'seven');
+    await c.send('dm', 'eight', 'dm-8', 8);
+    await c.send('dm-other', 'elsewhere', 'dmo-1', 1);
+    c.pump('g1');
+    await c.local.waitForReplies(1, { chat: 'dm' });
+    await expect.poll(() => redis.get(replySentKey(prefix, conv))).toBe('8');
+    expect(c.log.lines.join('')).toContain('unreadable last-sent mark');
+    await c.local.waitForReplies(1, { chat: 'dm-other' });
+  });
+
   it('leaves unsent replies queued at shutdown for the next gateway', async () => {
     const c = channel();
     c.local.failNextSends(1, () => new Error('platform down'));
