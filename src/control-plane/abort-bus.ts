@@ -1,8 +1,16 @@
 // Cancellation across processes: aborts are published on Redis pub/sub and applied by whoever runs the work.
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import type { Logger } from '../core/logger.ts';
+import { parseRecord } from '../core/redis-record.ts';
 
 export type AbortKind = 'session' | 'task';
+
+const abortMessageSchema = z.object({
+  kind: z.enum(['session', 'task']),
+  id: z.string().min(1),
+  reason: z.string().optional(),
+});
 
 export interface AbortBus {
   /** Makes `controller` abort when an abort for (kind, id) is published anywhere; returns the unregister function. */
@@ -24,12 +32,9 @@ export function createAbortBus(
   const ready = subscriber.subscribe(channel);
   subscriber.on('message', (ch: string, raw: string) => {
     if (ch !== channel) return;
-    try {
-      const msg = JSON.parse(raw) as { kind: AbortKind; id: string; reason?: string };
-      for (const c of local.get(`${msg.kind}:${msg.id}`) ?? []) c.abort(new Error(msg.reason ?? 'Cancelled'));
-    } catch (err) {
-      logger.warn({ err }, 'ignored a malformed abort message');
-    }
+    const msg = parseRecord(abortMessageSchema, raw, { logger, key: channel, what: 'abort message' });
+    if (!msg) return;
+    for (const c of local.get(`${msg.kind}:${msg.id}`) ?? []) c.abort(new Error(msg.reason ?? 'Cancelled'));
   });
   return {
     register(kind, id, controller) {

@@ -1,6 +1,9 @@
 // Execution-tree iteration budget: one atomic Redis counter per root run (subagents.md §8).
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { createSilentLogger, type Logger } from '../core/logger.ts';
+import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 
 const TTL_SECS = 24 * 60 * 60;
@@ -18,7 +21,11 @@ export interface TreeBudget {
   remaining(rootRunId: string): Promise<number | null>;
 }
 
-export function createTreeBudget(redis: Redis, prefix: string): TreeBudget {
+export function createTreeBudget(
+  redis: Redis,
+  prefix: string,
+  logger: Pick<Logger, 'warn'> = createSilentLogger(),
+): TreeBudget {
   const key = (id: string) => `${prefix}:tree-budget:${id}`;
   return {
     async create(rootRunId, size) {
@@ -32,8 +39,11 @@ export function createTreeBudget(redis: Redis, prefix: string): TreeBudget {
       return Number(await takeLastSlot(redis, [key(rootRunId)], [])) === 1 ? 'last' : 'exhausted';
     },
     async remaining(rootRunId) {
-      const v = await redis.get(key(rootRunId));
-      return v === null ? null : Number(v);
+      const k = key(rootRunId);
+      const v = await redis.get(k);
+      if (v === null) return null;
+      // A damaged counter counts as spent, as reserve-tree-slot-1.lua treats it (fail closed).
+      return parseRecord(z.number().int(), v, { logger, key: k, what: 'tree budget counter' }) ?? 0;
     },
   };
 }

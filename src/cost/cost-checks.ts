@@ -4,7 +4,7 @@ import type { BatonConfig } from '../config/types.ts';
 import type { CostScope } from '../run/cost-contract.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { costRefusal, rootLimitRefusal } from './messages.ts';
-import { dollars, routeThresholds, sharedLimits } from './shared-limits.ts';
+import { dollars, routeThresholds, sharedLimits, shownSpend } from './shared-limits.ts';
 
 /** An agent's own daily ceiling in micro-dollars: `0` means the global daily limit. */
 function ownCeilingMicros(config: BatonConfig, alias: string): number {
@@ -33,7 +33,9 @@ export async function checkCostCeilings(services: RuntimeServices, scope: CostSc
   const chain = [...scope.ancestors, scope.alias];
   const snap = await ledger.read(chain);
   const limits = sharedLimits(config.cost);
-  if (snap.day >= limits.day) return costRefusal.sharedDaily(dollars(snap.day), dollars(limits.day));
+  // An unreadable counter reads as Infinity: its limit is reached, and the text shows the limit.
+  if (snap.day >= limits.day)
+    return costRefusal.sharedDaily(dollars(shownSpend(snap.day, limits.day)), dollars(limits.day));
 
   const effective = effectiveCeilings(config, chain);
   const spentOf = (a: string, withDescendants: boolean) => {
@@ -44,14 +46,19 @@ export async function checkCostCeilings(services: RuntimeServices, scope: CostSc
   const hop = chain.length - 1;
   const own = spentOf(scope.alias, false);
   if (own >= effective[hop]!)
-    return costRefusal.agentCeiling(scope.alias, cents(own), cents(effective[hop]!));
+    return costRefusal.agentCeiling(
+      scope.alias,
+      cents(shownSpend(own, effective[hop]!)),
+      cents(effective[hop]!),
+    );
   for (let i = 0; i < hop; i++) {
     const a = chain[i]!;
     const spent = spentOf(a, true);
-    if (spent >= effective[i]!) return costRefusal.agentCeiling(a, cents(spent), cents(effective[i]!));
+    if (spent >= effective[i]!)
+      return costRefusal.agentCeiling(a, cents(shownSpend(spent, effective[i]!)), cents(effective[i]!));
   }
   if (snap.month >= limits.month)
-    return costRefusal.sharedMonthly(dollars(snap.month), dollars(limits.month));
+    return costRefusal.sharedMonthly(dollars(shownSpend(snap.month, limits.month)), dollars(limits.month));
   return null;
 }
 

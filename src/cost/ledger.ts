@@ -1,8 +1,11 @@
 // The cost ledger in Redis: integer micro-dollars per UTC day/month, per agent and per ancestor (delegate.md §15).
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { CostLedger } from '../run/cost-contract.ts';
+import { unreadableCounter } from './messages.ts';
 import { utcPeriods } from './pricing.ts';
 
 const reserveCost = loadRedisScript(join(import.meta.dirname, 'lua', 'reserve-cost-var.lua'));
@@ -23,7 +26,37 @@ function msToPeriodEnds(now: Date): { day: number; month: number } {
   };
 }
 
-export function createCostLedger(redis: Redis, prefix: string): CostLedger {
+/** A counter as INCRBY leaves it (the Lua scripts accept the same form). */
+const counterSchema = z
+  .string()
+  .regex(/^-?\d{1,18}$/)
+  .transform(Number);
+
+/**
+ * A stored counter's value: missing is 0; one that is not an integer (damaged) is Infinity, so every limit
+ * compared with it is reached (fail closed, as the Lua scripts do) and no NaN can let a check through.
+ */
+export function counterValue(raw: string | null | undefined): number {
+  if (raw === null || raw === undefined) return 0;
+  const parsed = counterSchema.safeParse(raw);
+  return parsed.success && Number.isFinite(parsed.data) ? parsed.data : Number.POSITIVE_INFINITY;
+}
+
+/** The scripts' replies: leading integers, then the names of unreadable counters. */
+const replySchema = z.array(z.union([z.number(), z.string()]));
+
+function splitReply(reply: unknown): { nums: number[]; unreadable: string[] } {
+  const parsed = replySchema.safeParse(reply);
+  if (!parsed.success) throw new Error('unexpected cost ledger script reply');
+  const nums = parsed.data.filter((v): v is number => typeof v === 'number');
+  return { nums, unreadable: parsed.data.filter((v): v is string => typeof v === 'string') };
+}
+
+export function createCostLedger(redis: Redis, prefix: string, logger: Pick<Logger, 'error'>): CostLedger {
+  // Logged at each sighting: a damaged counter stays until its period's key expires, and refuses meanwhile.
+  const logUnreadable = (keys: readonly string[]) => {
+    for (const key of keys) logger.error({ key }, unreadableCounter);
+  };
   const keys = (now = new Date()) => {
     const { day, month } = utcPeriods(now);
     return {
@@ -47,45 +80,55 @@ export function createCostLedger(redis: Redis, prefix: string): CostLedger {
       const k = keys(now);
       const perAgent = e.perAgent ? [k.agent(e.alias), ...[...new Set(e.ancestors)].map(k.descendants)] : [];
       const ends = msToPeriodEnds(now);
-      const [day, month, warnedDay, warnedMonth] = (await recordCost(
-        redis,
-        [k.day, k.month, k.tokens, k.warned.day, k.warned.month, ...perAgent],
-        [
-          e.microUsd,
-          DAY_TTL_SECS,
-          MONTH_TTL_SECS,
-          e.alias,
-          e.inputTokens ?? 0,
-          e.outputTokens ?? 0,
-          e.warnAt?.day ?? -1,
-          e.warnAt?.month ?? -1,
-          ends.day,
-          ends.month,
-        ],
-      )) as [number, number, number, number];
+      const reply = splitReply(
+        await recordCost(
+          redis,
+          [k.day, k.month, k.tokens, k.warned.day, k.warned.month, ...perAgent],
+          [
+            e.microUsd,
+            DAY_TTL_SECS,
+            MONTH_TTL_SECS,
+            e.alias,
+            e.inputTokens ?? 0,
+            e.outputTokens ?? 0,
+            e.warnAt?.day ?? -1,
+            e.warnAt?.month ?? -1,
+            ends.day,
+            ends.month,
+          ],
+        ),
+      );
+      logUnreadable(reply.unreadable);
+      const [dayTotal = 0, monthTotal = 0, warnedDay, warnedMonth] = reply.nums;
+      const bad = new Set(reply.unreadable);
+      const day = bad.has(k.day) ? Number.POSITIVE_INFINITY : dayTotal;
+      const month = bad.has(k.month) ? Number.POSITIVE_INFINITY : monthTotal;
       see(day, month, now);
       return { day, month, warned: { day: warnedDay === 1, month: warnedMonth === 1 } };
     },
     async reserve(req) {
       const k = keys(req.now);
-      const res = (await reserveCost(
-        redis,
-        [k.day, k.month, ...req.chain.flatMap((a) => [k.agent(a), k.descendants(a)])],
-        [
-          req.dailyLimit,
-          req.monthlyLimit,
-          req.perAgent ? 1 : 0,
-          Math.max(0, Math.round(req.estimate)),
-          DAY_TTL_SECS,
-          MONTH_TTL_SECS,
-          // Without route_down the thresholds are the limits: reaching them refuses before routing.
-          req.route?.day ?? req.dailyLimit,
-          req.route?.month ?? req.monthlyLimit,
-          Math.max(0, Math.round(req.route?.estimate ?? req.estimate)),
-          ...req.ceilings,
-        ],
-      )) as number[];
-      const [code, a = 0, b = 0, c = 0] = res.map(Number);
+      const reply = splitReply(
+        await reserveCost(
+          redis,
+          [k.day, k.month, ...req.chain.flatMap((a) => [k.agent(a), k.descendants(a)])],
+          [
+            req.dailyLimit,
+            req.monthlyLimit,
+            req.perAgent ? 1 : 0,
+            Math.max(0, Math.round(req.estimate)),
+            DAY_TTL_SECS,
+            MONTH_TTL_SECS,
+            // Without route_down the thresholds are the limits: reaching them refuses before routing.
+            req.route?.day ?? req.dailyLimit,
+            req.route?.month ?? req.monthlyLimit,
+            Math.max(0, Math.round(req.route?.estimate ?? req.estimate)),
+            ...req.ceilings,
+          ],
+        ),
+      );
+      logUnreadable(reply.unreadable);
+      const [code, a = 0, b = 0, c = 0] = reply.nums;
       if (code === 0) {
         see(b, c, req.now);
         return { ok: true, routed: a === 1, day: b, month: c };
@@ -98,7 +141,11 @@ export function createCostLedger(redis: Redis, prefix: string): CostLedger {
       const k = keys(now);
       const list = [...new Set(aliases)];
       const vals = await redis.mget(k.day, k.month, ...list.flatMap((a) => [k.agent(a), k.descendants(a)]));
-      const num = (i: number) => Number(vals[i] ?? 0);
+      const keyOf = (i: number) =>
+        i === 0 ? k.day : i === 1 ? k.month : (i % 2 === 0 ? k.agent : k.descendants)(list[(i - 2) >> 1]!);
+      const nums = vals.map((v) => counterValue(v));
+      logUnreadable(nums.flatMap((v, i) => (v === Number.POSITIVE_INFINITY ? [keyOf(i)] : [])));
+      const num = (i: number) => nums[i] ?? 0;
       const agents = new Map<string, { own: number; descendants: number }>();
       for (const [i, a] of list.entries())
         agents.set(a, { own: num(2 + 2 * i), descendants: num(3 + 2 * i) });

@@ -34,3 +34,7 @@ export const warnAtPercentCrossed = (period: SharedPeriod, percent: number, spen
 
 export const routedDown = (period: SharedPeriod, spent: string, limit: string, ref: string) =>
   `shared ${period} cost total at $${spent} of $${limit}, past the route_down threshold; request sent to "${ref}"`;
+
+/** Log line: a ledger counter that is not an integer; every limit compared with it counts as reached. */
+export const unreadableCounter =
+  'unreadable cost counter: every limit that reads it counts as reached until its period ends';

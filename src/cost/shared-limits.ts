@@ -13,6 +13,9 @@ interface Totals {
 
 export const dollars = (micros: number) => (micros / 1_000_000).toFixed(2);
 
+/** The spend a text shows: an unreadable counter reads as Infinity (limit reached) and shows as the limit. */
+export const shownSpend = (spent: number, limit: number) => (Number.isFinite(spent) ? spent : limit);
+
 export function sharedLimits(cost: CostConfig): Totals {
   return {
     day: Math.round(cost.daily_limit_usd * 1_000_000),
@@ -38,8 +41,10 @@ export function limitReached(
   totals: Totals,
 ): { period: SharedPeriod; spent: number; limit: number } | null {
   const limits = sharedLimits(cost);
-  if (totals.day >= limits.day) return { period: 'daily', spent: totals.day, limit: limits.day };
-  if (totals.month >= limits.month) return { period: 'monthly', spent: totals.month, limit: limits.month };
+  if (totals.day >= limits.day)
+    return { period: 'daily', spent: shownSpend(totals.day, limits.day), limit: limits.day };
+  if (totals.month >= limits.month)
+    return { period: 'monthly', spent: shownSpend(totals.month, limits.month), limit: limits.month };
   return null;
 }
 

@@ -1,7 +1,10 @@
 // A channel's outbox stream as its gateway consumes it: consumer group reads, reclaim, keep-alive, ack.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import { type Recipient, recipientSchema } from '../channel/types.ts';
+import type { Logger } from '../core/logger.ts';
+import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { replySentKey } from './conversation-inbox.ts';
 import { OUTBOX_GROUP, outboxStreamKey } from './names.ts';
@@ -21,8 +24,11 @@ export interface OutboxEntry {
   order?: { conversation: string; seq: number };
   /** Taken over from a consumer that stopped answering: it may have sent part of it. */
   reclaimed: boolean;
-  /** Not a reply this version can read (logged and dropped). */
-  malformed?: true;
+  /**
+   * Not a reply this version can read: why. It is dropped (and logged) in its conversation's turn when
+   * `order` could still be read, at once without touching any mark otherwise.
+   */
+  malformed?: string;
 }
 
 export interface OutboxStream {
@@ -47,12 +53,28 @@ export interface OutboxStream {
 
 type RawEntry = [id: string, fields: string[]] | null;
 
-function safeJson(raw: string | undefined): unknown {
+/** The fields enqueue-reply-2.lua writes; `conv`/`seq` are both '' for a reply outside a conversation. */
+const fieldsSchema = z.object({
+  to: z.string(),
+  text: z.string(),
+  conv: z.string(),
+  seq: z.string(),
+});
+const SEQ = /^[1-9][0-9]{0,14}$/;
+
+function safeJson(raw: string): unknown {
   try {
-    return JSON.parse(raw ?? 'null');
+    return JSON.parse(raw);
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+/** A conversation and sequence read on their own, so even an otherwise unreadable entry takes its turn. */
+function orderOf(f: Record<string, string>): OutboxEntry['order'] | 'none' | 'unreadable' {
+  if (f.conv === '' && f.seq === '') return 'none';
+  if (!f.conv || f.seq === undefined || !SEQ.test(f.seq)) return 'unreadable';
+  return { conversation: f.conv, seq: Number(f.seq) };
 }
 
 function parseEntry(raw: RawEntry, reclaimed: boolean): OutboxEntry | null {
@@ -60,13 +82,22 @@ function parseEntry(raw: RawEntry, reclaimed: boolean): OutboxEntry | null {
   const [id, fields] = raw;
   const f: Record<string, string> = {};
   for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
-  const seq = Number(f.seq);
-  // Kept even on an unreadable entry, so dropping it still lets the conversation's next reply leave.
-  const order = f.conv && Number.isInteger(seq) && seq > 0 ? { order: { conversation: f.conv, seq } } : {};
-  const to = recipientSchema.safeParse(safeJson(f.to));
-  if (!to.success)
-    return { id, to: { channel: '?', chat: '?' }, text: '', ...order, reclaimed, malformed: true };
-  return { id, to: to.data, text: f.text ?? '', ...order, reclaimed };
+  const order = orderOf(f);
+  const ordered = typeof order === 'object' ? { order } : {};
+  const malformed = (reason: string): OutboxEntry => ({
+    id,
+    to: { channel: '?', chat: '?' },
+    text: '',
+    ...ordered,
+    reclaimed,
+    malformed: reason,
+  });
+  const shape = fieldsSchema.safeParse(f);
+  if (!shape.success) return malformed(`missing field ${String(shape.error.issues[0]?.path[0] ?? '?')}`);
+  if (order === 'unreadable') return malformed('bad conv/seq');
+  const to = recipientSchema.safeParse(safeJson(shape.data.to));
+  if (!to.success) return malformed('bad recipient');
+  return { id, to: to.data, text: shape.data.text, ...ordered, reclaimed };
 }
 
 export function isNoGroupError(err: unknown): boolean {
@@ -78,6 +109,7 @@ export function createOutboxStream(
   prefix: string,
   channelKey: string,
   consumer: string,
+  logger: Pick<Logger, 'warn'>,
 ): OutboxStream {
   const key = outboxStreamKey(prefix, channelKey);
   const progressKey = (id: string) => `${key}:progress:${id}`;
@@ -162,7 +194,11 @@ export function createOutboxStream(
       if (progressSaved || entry.reclaimed) await redis.del(progressKey(entry.id));
     },
     async progress(entry) {
-      return entry.reclaimed ? Number((await redis.get(progressKey(entry.id))) ?? 0) : 0;
+      if (!entry.reclaimed) return 0;
+      const k = progressKey(entry.id);
+      // Unreadable (logged): sent again from its first chunk; a NaN here would drop the reply unsent.
+      const ctx = { logger, key: k, what: 'reply progress' };
+      return parseRecord(z.number().int().nonnegative(), await redis.get(k), ctx) ?? 0;
     },
     async saveProgress(entry, chunksSent) {
       await redis.set(progressKey(entry.id), chunksSent, 'EX', PROGRESS_TTL_SECS);

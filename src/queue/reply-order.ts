@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { ReplyOrder } from '../channel/types.ts';
+import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { replySentKey } from './conversation-inbox.ts';
 
@@ -14,11 +15,17 @@ export interface ReplyOrderGate {
   claim(order: ReplyOrder): Promise<ReplySlot>;
 }
 
-export function createReplyOrderGate(redis: Redis, prefix: string): ReplyOrderGate {
+export function createReplyOrderGate(
+  redis: Redis,
+  prefix: string,
+  logger: Pick<Logger, 'warn'>,
+): ReplyOrderGate {
   return {
     async claim(order) {
-      const r = Number(await claimReplySlot(redis, [replySentKey(prefix, order.conversation)], [order.seq]));
-      return r === 1 ? 'send' : r === 0 ? 'already_sent' : 'wait';
+      const key = replySentKey(prefix, order.conversation);
+      const r = await claimReplySlot(redis, [key], [order.seq]);
+      if (r === 2) logger.warn({ key, seq: order.seq }, 'unreadable last-sent mark; the reply is sent now');
+      return r === 1 || r === 2 ? 'send' : r === 0 ? 'already_sent' : 'wait';
     },
   };
 }

@@ -91,8 +91,8 @@ function createSemaphore(limit: number) {
 export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   const { adapter, logger, redis } = opts;
   const t: PumpTimings = { ...DEFAULT_TIMINGS, ...opts.timings };
-  const stream = createOutboxStream(redis, opts.prefix, adapter.key, opts.consumer);
-  const order = createReplyOrderGate(redis, opts.prefix);
+  const stream = createOutboxStream(redis, opts.prefix, adapter.key, opts.consumer, logger);
+  const order = createReplyOrderGate(redis, opts.prefix, logger);
   const reader = createRedis(opts.redisUrl);
   reader.on('error', () => {}); // ioredis reconnects; the read loop waits
   const stop = new AbortController();
@@ -167,15 +167,17 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   }
 
   async function deliver(entry: OutboxEntry): Promise<'done' | 'wait'> {
-    if (entry.malformed) {
-      logger.error({ channel: adapter.key, entry_id: entry.id }, 'unreadable outbox entry dropped');
-      await stream.ack(entry, false);
-      return 'done';
-    }
     const turn = await turnOf(entry);
     if (turn === 'wait') return 'wait';
+    if (entry.malformed) {
+      // Dropped only in its turn: acking it moves the conversation's mark past its sequence.
+      logger.error(
+        { channel: adapter.key, entry_id: entry.id, reason: entry.malformed, ...entry.order },
+        'unreadable outbox entry dropped',
+      );
+    }
     const { done, progressSaved } =
-      turn === 'send' ? await sendChunks(entry) : { done: true, progressSaved: false };
+      turn === 'send' && !entry.malformed ? await sendChunks(entry) : { done: true, progressSaved: false };
     if (!done) return 'done'; // stopping: the entry stays queued for whoever reclaims it
     await stream.ack(entry, progressSaved);
     if (entry.order) {

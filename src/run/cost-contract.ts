@@ -35,6 +35,7 @@ export interface RecordResult {
   warned: { day: boolean; month: boolean };
 }
 
+/** Micro-dollars; a counter that is not an integer in Redis reads as Infinity, so its limits are reached. */
 export interface LedgerSnapshot {
   day: number;
   month: number;

@@ -45,11 +45,11 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     redact,
     history: createHistoryStore(redis, prefix, logger),
     sessionModels: createSessionModelStore(redis, prefix),
-    treeBudget: createTreeBudget(redis, prefix),
+    treeBudget: createTreeBudget(redis, prefix, logger),
     buckets: createActionBuckets(redis, prefix),
     tasks: createTaskRecords(redis, prefix, logger),
     metrics: createMetricsStore(redis, prefix, logger),
-    cost: createCostLedger(redis, prefix),
+    cost: createCostLedger(redis, prefix, logger),
     buildToolSet,
     sandbox: opts.sandbox ?? defaultShellSandbox(),
     createProvider(ref, agentAlias) {

@@ -5,6 +5,8 @@
 local v = redis.call('GET', KEYS[1])
 if not v then return -2 end
 local n = tonumber(v)
+-- A counter that is not a number (damaged) fails closed: the tree has no slot left, and DECR would fail.
+if n == nil then return -1 end
 if n >= tonumber(ARGV[1]) then
   redis.call('DECR', KEYS[1])
   return n

@@ -7,26 +7,42 @@
 -- ARGV[1] micro-dollars, ARGV[2] day ttl, ARGV[3] month ttl, ARGV[4] alias, ARGV[5] input tokens,
 -- ARGV[6] output tokens, ARGV[7] day warn threshold, ARGV[8] month warn threshold (-1: none),
 -- ARGV[9] ms to the end of the day, ARGV[10] ms to the end of the month
--- Returns { day total, month total, day warned now (0/1), month warned now (0/1) }.
-local usd = tonumber(ARGV[1])
-local day = redis.call('INCRBY', KEYS[1], usd)
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-local month = redis.call('INCRBY', KEYS[2], usd)
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-for i = 6, #KEYS do
-  redis.call('INCRBY', KEYS[i], usd)
-  redis.call('EXPIRE', KEYS[i], ARGV[2])
+-- Returns { day total, month total, day warned now (0/1), month warned now (0/1), unreadable keys... }
+-- (a total whose key is listed as unreadable is returned as 0).
+-- A counter that is not an integer is checked first and left as it is: INCRBY would fail the script after
+-- some totals were already added, and resetting it would forget spend. Every check that reads it refuses
+-- (reserve-cost-var.lua fails closed), so leaving it costs no limit.
+local function readable(k)
+  local v = redis.pcall('GET', k)
+  return v == false or (type(v) == 'string' and #v <= 18 and string.match(v, '^%-?%d+$') ~= nil)
 end
+local usd = tonumber(ARGV[1])
+local bad = {}
+local function add(k, ttl)
+  if not readable(k) then
+    bad[#bad + 1] = k
+    return nil
+  end
+  local total = redis.call('INCRBY', k, usd)
+  redis.call('EXPIRE', k, ttl)
+  return total
+end
+local day = add(KEYS[1], ARGV[2])
+local month = add(KEYS[2], ARGV[3])
+for i = 6, #KEYS do add(KEYS[i], ARGV[2]) end
 local input, output = tonumber(ARGV[5]), tonumber(ARGV[6])
 if input > 0 or output > 0 then
-  redis.call('HINCRBY', KEYS[3], ARGV[4] .. ':input', input)
-  redis.call('HINCRBY', KEYS[3], ARGV[4] .. ':output', output)
-  redis.call('EXPIRE', KEYS[3], ARGV[2])
+  local a = redis.pcall('HINCRBY', KEYS[3], ARGV[4] .. ':input', input)
+  local b = redis.pcall('HINCRBY', KEYS[3], ARGV[4] .. ':output', output)
+  if type(a) == 'table' or type(b) == 'table' then bad[#bad + 1] = KEYS[3] end
+  redis.pcall('EXPIRE', KEYS[3], ARGV[2])
 end
 local function crossed(total, threshold, marker, ms)
   local t = tonumber(threshold)
-  if t < 0 or total < t then return 0 end
+  if total == nil or t < 0 or total < t then return 0 end
   if redis.call('SET', marker, '1', 'NX', 'PX', ms) then return 1 end
   return 0
 end
-return { day, month, crossed(day, ARGV[7], KEYS[4], ARGV[9]), crossed(month, ARGV[8], KEYS[5], ARGV[10]) }
+local out = { day or 0, month or 0, crossed(day, ARGV[7], KEYS[4], ARGV[9]), crossed(month, ARGV[8], KEYS[5], ARGV[10]) }
+for _, k in ipairs(bad) do out[#out + 1] = k end
+return out

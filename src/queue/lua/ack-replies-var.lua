@@ -10,7 +10,9 @@ redis.call('XACK', KEYS[1], ARGV[1], unpack(ids))
 redis.call('XDEL', KEYS[1], unpack(ids))
 for i = 2, #KEYS do
   local seq = tonumber(ARGV[3 + n + i - 1])
-  local last = tonumber(redis.call('GET', KEYS[i]) or '0')
+  -- An unreadable mark (damaged) is replaced: failing here would leave every reply of the batch unacked.
+  local raw = redis.call('GET', KEYS[i]) or '0'
+  local last = string.match(raw, '^%d+$') and tonumber(raw) or -1
   if seq > last then redis.call('SET', KEYS[i], seq, 'EX', ARGV[2]) end
 end
 return n

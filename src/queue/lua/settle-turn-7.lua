@@ -18,10 +18,21 @@ end
 if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[3]) then
   redis.call('XADD', KEYS[4], '*', 'to', ARGV[4], 'text', ARGV[5], 'conv', ARGV[2], 'seq', ARGV[6])
 end
+-- Stored records are decoded under pcall: an unreadable one must not fail the script after the history and
+-- the reply above were written. An unreadable head is not this turn's event (the inbox drops it on its own);
+-- an unreadable running mark can belong to no other run (one turn of a conversation runs at a time): cleared.
+local function field(raw, name)
+  local ok, v = pcall(cjson.decode, raw)
+  if ok and type(v) == 'table' then return v[name] end
+  return nil
+end
 local head = redis.call('LINDEX', KEYS[1], 0)
-if head and cjson.decode(head).eventId == ARGV[1] then redis.call('LPOP', KEYS[1]) end
+if head and field(head, 'eventId') == ARGV[1] then redis.call('LPOP', KEYS[1]) end
 local mark = redis.call('HGET', KEYS[5], ARGV[2])
-if mark and cjson.decode(mark).runId == ARGV[7] then redis.call('HDEL', KEYS[5], ARGV[2]) end
+if mark then
+  local ok, v = pcall(cjson.decode, mark)
+  if not ok or type(v) ~= 'table' or v.runId == ARGV[7] then redis.call('HDEL', KEYS[5], ARGV[2]) end
+end
 local left = redis.call('LLEN', KEYS[1])
 if left == 0 then
   redis.call('SREM', KEYS[2], ARGV[2])

@@ -25,6 +25,14 @@ describe('execution-tree budget (subagents.md §8)', () => {
     expect(await budget.remaining('r1')).toBe(0);
   });
 
+  it('a counter that is not a number counts as spent (fail closed), never as an error', async () => {
+    await budget.create('r-bad', 5);
+    await redis.set(`${prefix}:tree-budget:r-bad`, 'five');
+    expect(await budget.reserveChild('r-bad')).toBe(false);
+    expect(await budget.reserveRoot('r-bad')).toBe('exhausted');
+    expect(await budget.remaining('r-bad')).toBe(0);
+  });
+
   it('a budget of 1 means the root never gets a normal (tool-using) iteration', async () => {
     await budget.create('r2', 1);
     expect(await budget.reserveRoot('r2')).toBe('last');

@@ -1,5 +1,7 @@
 // mode "block" through the real worker: the user gets a clear reply, the provider is never called.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createCostLedger } from '../../../src/cost/ledger.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 
@@ -19,7 +21,7 @@ afterAll(() => h.close());
 
 describe('a blocked root turn in a chat', () => {
   it('ends with an error reply naming the limit, without a model request', async () => {
-    await h.redis.set(createCostLedger(h.redis, h.prefix).keys().day, 1_250_000);
+    await h.redis.set(createCostLedger(h.redis, h.prefix, createSilentLogger()).keys().day, 1_250_000);
     await h.local.inject({ chat: 'c1', text: 'hello' });
     const [reply] = await h.local.waitForReplies(1, { chat: 'c1' });
     expect(reply?.text).toBe(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
 import { checkCostCeilings, rootCostScope } from '../../../src/cost/cost-scope.ts';
 import { createCostLedger } from '../../../src/cost/ledger.ts';
+import { unreadableCounter } from '../../../src/cost/messages.ts';
 import { createDelegateWorker, type DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { REDIS_URL } from '../../helpers/redis.ts';
@@ -91,7 +92,7 @@ beforeEach(async () => {
   if (keys.length) await h.redis.del(...keys);
 });
 
-const ledger = () => createCostLedger(h.redis, h.prefix);
+const ledger = () => createCostLedger(h.redis, h.prefix, h.services.logger);
 const CENT = { inputTokens: 1000, outputTokens: 0 };
 const cents = async (alias: string) => {
   const snap = await ledger().read([alias]);
@@ -181,6 +182,53 @@ describe('cost per hop', () => {
     const sameMonth = await ledger().read(['boss'], new Date('2030-05-01T00:00:00.000Z'));
     expect(sameMonth.month).toBe(50_000);
     expect(sameMonth.day).toBe(0);
+  });
+});
+
+describe('a ledger counter that is not a number', () => {
+  const unreadable = (key: string) => h.logs.filter((l) => l.msg === unreadableCounter && l.key === key);
+
+  it('refuses every hop its limit applies to, with the normal text; other agents go on', async () => {
+    const smallKey = ledger().keys().agent('small');
+    await h.redis.set(smallKey, 'garbage');
+    expect(await bossDelegates({ agent: 'small', prompt: 'x' })).toBe(
+      "Error: Agent 'small' failed: daily cost ceiling reached for agent 'small' (2 of 2 cents)",
+    );
+    expect(h.server.requests.filter((r) => r.body.model === 'cheap-model')).toHaveLength(0);
+    expect(unreadable(smallKey).length).toBeGreaterThan(0);
+
+    h.server.reset();
+    h.server.script([{ usage: CENT, text: 'fine' }], { model: 'cheap-model' });
+    expect(await bossDelegates({ agent: 'coder', prompt: 'x' })).toBe(
+      "[Agent 'coder' (custom/cheap-model, agentic)]\nfine",
+    );
+    expect(await cents('coder')).toMatchObject({ own: 1, day: 1 });
+  });
+
+  it('is refused by the atomic reservation and skipped, not crashed on, by recording', async () => {
+    const k = ledger().keys();
+    await h.redis.set(k.agent('small'), '12abc');
+    const reserve = { chain: ['boss', 'small'], ceilings: [30_000, 20_000], dailyLimit: 1_000_000 };
+    expect(
+      await ledger().reserve({ ...reserve, monthlyLimit: 2_000_000, perAgent: true, estimate: 100 }),
+    ).toEqual({ ok: false, limit: 'ceiling', member: 1, spent: 20_000 });
+    const res = await ledger().record({
+      alias: 'small',
+      ancestors: ['boss'],
+      perAgent: true,
+      microUsd: 10_000,
+    });
+    expect(res).toMatchObject({ day: 10_000, month: 10_000 });
+    expect(await h.redis.get(k.agent('small'))).toBe('12abc');
+    expect(await cents('boss')).toMatchObject({ descendants: 1 });
+
+    await h.redis.set(k.day, '1.5');
+    expect(
+      await ledger().reserve({ ...reserve, monthlyLimit: 2_000_000, perAgent: true, estimate: 100 }),
+    ).toEqual({ ok: false, limit: 'daily', spent: 1_000_000 });
+    const snap = await ledger().read(['small']);
+    expect([snap.day, snap.agents.get('small')?.own]).toEqual([Infinity, Infinity]);
+    expect(unreadable(k.day).length).toBeGreaterThan(0);
   });
 });
 

@@ -109,7 +109,7 @@ export function useEnforcementHarness(name: string): AgentHarness {
 /** Services with a ledger of their own, like another worker process: no recent totals in memory. */
 export const withOwnLedger = (h: AgentHarness): RuntimeServices => ({
   ...h.services,
-  cost: createCostLedger(h.redis, h.prefix),
+  cost: createCostLedger(h.redis, h.prefix, h.services.logger),
 });
 
 /** A root turn of `boss` on `services`, in a session of its own. */

@@ -62,6 +62,16 @@ describe('mode "block" (root turns)', () => {
     expect(h.server.requests).toHaveLength(0);
   });
 
+  it('refuses with the normal text when the shared daily total is not a number (fail closed)', async () => {
+    setMode(h, 'block');
+    await seedTotals(h, 0);
+    await h.redis.set(h.services.cost!.keys().day, 'not-a-number');
+    const turn = freshTurn('hi');
+    await expect(turn).rejects.toThrow(DAILY_REFUSAL);
+    expect(h.server.requests).toHaveLength(0);
+    expect(h.logs.some((l) => l.level === 50 && l.key === h.services.cost!.keys().day)).toBe(true);
+  });
+
   it('refuses at the shared monthly limit', async () => {
     setMode(h, 'block');
     await seedTotals(h, 0, 2.5 * USD);

@@ -73,7 +73,10 @@ describe('warn_at_percent markers per period (ledger clock)', () => {
     ledger.record({ alias: 'boss', ancestors: [], perAgent: true, microUsd, warnAt, now });
 
   it('two ledgers on one Redis: exactly one wins each crossing, and again in each new period', async () => {
-    const [a, b] = [createCostLedger(h.redis, h.prefix), createCostLedger(h.redis, h.prefix)];
+    const [a, b] = [
+      createCostLedger(h.redis, h.prefix, h.services.logger),
+      createCostLedger(h.redis, h.prefix, h.services.logger),
+    ];
     const lateMay = new Date('2030-05-31T23:59:59.900Z');
     await record(a, lateMay);
     // Both cross $0.80 (day) together: one of them is told to log.
@@ -100,7 +103,7 @@ describe('warn_at_percent markers per period (ledger clock)', () => {
   });
 
   it('records without thresholds never mark', async () => {
-    const ledger = createCostLedger(h.redis, h.prefix);
+    const ledger = createCostLedger(h.redis, h.prefix, h.services.logger);
     const res = await ledger.record({ alias: 'x', ancestors: [], perAgent: false, microUsd: 2 * USD });
     expect(res.warned).toEqual({ day: false, month: false });
     expect(await h.redis.exists(ledger.keys().warned.day)).toBe(0);

@@ -93,6 +93,13 @@ describe('poison records in the control-plane stores', () => {
     expect(prompts).toEqual(['first', 'second']);
   });
 
+  it('an unreadable running-turn mark is cleared when its session finishes a turn', async () => {
+    const session = 'local.test:stale:';
+    await h.redis.hset(`${h.prefix}:running-turns`, session, 'not json');
+    await createRunningTurns(h.redis, h.prefix).markDone(session, 'r-1');
+    expect(await h.redis.hexists(`${h.prefix}:running-turns`, session)).toBe(0);
+  });
+
   it('a session whose running-turn mark is unreadable can still be aborted', async () => {
     const sub = testRedis();
     const bus = createAbortBus(h.redis, sub, h.prefix, createSilentLogger());

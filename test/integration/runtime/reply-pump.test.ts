@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalChannel, type LocalChannel } from '../../../channels/local/local-adapter.ts';
 import type { OutboxWriter } from '../../../src/channel/types.ts';
 import { createMetricsStore } from '../../../src/control-plane/metrics-store.ts';
+import { replySentKey } from '../../../src/queue/conversation-inbox.ts';
 import { OUTBOX_GROUP, outboxStreamKey } from '../../../src/queue/names.ts';
 import { createReplyOutbox } from '../../../src/queue/reply-outbox.ts';
 import { type ReplyPump, type ReplyPumpOptions, startReplyPump } from '../../../src/queue/reply-pump.ts';
@@ -190,6 +191,72 @@ describe('outbox stream and reply pump', () => {
     c.pump('g1');
     await c.local.waitForReplies(1, { chat: 'u' });
     await expect.poll(() => c.log.lines.join('')).toContain('unreadable outbox entry dropped');
+  });
+
+  it('drops an unreadable entry only in its turn: the reply before it still leaves, then the one after', async () => {
+    const c = channel();
+    const conv = `${c.local.key}:t:`;
+    // Read in one batch, the unreadable reply 2 ahead of reply 1 in the stream.
+    await redis.xadd(c.stream, '*', 'to', 'not json', 'text', 'x', 'conv', conv, 'seq', '2');
+    await c.send('t', 'first', 't-1', 1);
+    await c.send('t', 'third', 't-3', 3);
+    c.pump('g1');
+    await c.local.waitForReplies(2, { chat: 't', timeoutMs: 5000 });
+    expect(texts(c.local, 't')).toEqual(['first', 'third']);
+    await expect.poll(() => redis.xlen(c.stream)).toBe(0);
+    expect(await redis.get(replySentKey(prefix, conv))).toBe('3');
+  });
+
+  it('acks an entry whose conversation or sequence cannot be read without touching any mark', async () => {
+    const c = channel();
+    const conv = `${c.local.key}:v:`;
+    await redis.set(replySentKey(prefix, conv), '1');
+    await redis.xadd(c.stream, '*', 'to', 'not json', 'conv', conv, 'seq', 'nine');
+    await redis.xadd(
+      c.stream,
+      '*',
+      'to',
+      JSON.stringify({ channel: c.local.key, chat: 'v' }),
+      'conv',
+      conv,
+      'seq',
+      '5',
+    );
+    await c.send('v', 'second', 'v-2', 2);
+    c.pump('g1');
+    await c.local.waitForReplies(1, { chat: 'v' });
+    await expect.poll(() => redis.xlen(c.stream)).toBe(1); // seq 5 (no text) waits for 3 and 4
+    expect(c.log.lines.join('').match(/unreadable outbox entry dropped/g)).toHaveLength(1);
+    expect(await redis.get(replySentKey(prefix, conv))).toBe('2');
+    expect(texts(c.local, 'v')).toEqual(['second']);
+  });
+
+  it('sends a reclaimed reply whole when its progress record is unreadable', async () => {
+    const c = channel(10);
+    await redis.xgroup('CREATE', c.stream, OUTBOX_GROUP, '0', 'MKSTREAM');
+    await c.send('pr', 'aaaaaaaaa bbbbbbbbb', 'pr-1', 1);
+    const read = (await redis.xreadgroup('GROUP', OUTBOX_GROUP, 'dead', 'STREAMS', c.stream, '>')) as [
+      string,
+      [string, string[]][],
+    ][];
+    await redis.set(`${c.stream}:progress:${read[0]![1][0]![0]}`, 'one');
+    c.pump('g2');
+    await c.local.waitForReplies(2, { chat: 'pr', timeoutMs: 5000 });
+    expect(texts(c.local, 'pr')).toEqual(['aaaaaaaaa', 'bbbbbbbbb']);
+    expect(c.log.lines.join('')).toContain('unreadable reply progress skipped');
+  });
+
+  it('sends the next reply when the last-sent mark is unreadable, and writes a readable mark again', async () => {
+    const c = channel();
+    const conv = `${c.local.key}:dm:`;
+    await redis.set(replySentKey(prefix, conv), 'seven');
+    await c.send('dm', 'eight', 'dm-8', 8);
+    await c.send('dm-other', 'elsewhere', 'dmo-1', 1);
+    c.pump('g1');
+    await c.local.waitForReplies(1, { chat: 'dm' });
+    await expect.poll(() => redis.get(replySentKey(prefix, conv))).toBe('8');
+    expect(c.log.lines.join('')).toContain('unreadable last-sent mark');
+    await c.local.waitForReplies(1, { chat: 'dm-other' });
   });
 
   it('leaves unsent replies queued at shutdown for the next gateway', async () => {
