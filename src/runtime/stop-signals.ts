@@ -16,7 +16,13 @@ export interface StopSignals {
   dispose(): void;
 }
 
-export function watchStopSignals(say: (line: string) => void): StopSignals {
+/** What the watcher listens on: the process, or an emitter standing in for it in a unit test. */
+export interface SignalSource {
+  on(signal: string, listener: (signal: NodeJS.Signals) => void): unknown;
+  off(signal: string, listener: (signal: NodeJS.Signals) => void): unknown;
+}
+
+export function watchStopSignals(say: (line: string) => void, source: SignalSource = process): StopSignals {
   let first: string | null = null;
   let resolveStop: (signal: string) => void = () => {};
   const stopped = new Promise<string>((resolve) => {
@@ -28,13 +34,13 @@ export function watchStopSignals(say: (line: string) => void): StopSignals {
     resolveStop(signal);
   };
   const onReload = (signal: NodeJS.Signals) => say(reloadUnsupported(signal));
-  for (const s of STOP_SIGNALS) process.on(s, onStop);
-  process.on(RELOAD_SIGNAL, onReload);
+  for (const s of STOP_SIGNALS) source.on(s, onStop);
+  source.on(RELOAD_SIGNAL, onReload);
   return {
     stopped,
     dispose() {
-      for (const s of STOP_SIGNALS) process.off(s, onStop);
-      process.off(RELOAD_SIGNAL, onReload);
+      for (const s of STOP_SIGNALS) source.off(s, onStop);
+      source.off(RELOAD_SIGNAL, onReload);
     },
   };
 }
