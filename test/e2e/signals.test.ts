@@ -121,13 +121,13 @@ describe('stop signals', () => {
     started.push(p);
     await p.waitFor(READY, 20_000);
     p.kill('SIGHUP');
-    await p.waitFor(new RegExp(escape(reloadUnsupported('SIGHUP'))), 10_000);
+    await p.waitFor(new RegExp(literal(reloadUnsupported('SIGHUP'))), 10_000);
     expect(p.child.exitCode).toBeNull();
     p.kill('SIGTERM');
     await expectGracefulExit(p, config, 'SIGTERM');
   }, 60_000);
 });
 
-function escape(text: string): string {
+function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
