@@ -1,10 +1,13 @@
 // Runs a long-lived role (start, gateway, worker) until SIGTERM/SIGINT, then shuts it down within its grace.
+// SIGHUP is acknowledged and ignored until config reload exists (stop-signals.ts).
 import { loadConfigFile } from '../config/index.ts';
 import { createLogger } from '../core/logger.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
 import { createChannelAdapters } from './channel-adapters.ts';
 import { startGatewayRole } from './gateway-role.ts';
+import { shuttingDown, stopped } from './messages.ts';
 import { startupSummary } from './startup-summary.ts';
+import { watchStopSignals } from './stop-signals.ts';
 import { type Role, startWorkerRole } from './worker-role.ts';
 
 export type RoleName = 'start' | 'gateway' | 'worker';
@@ -13,18 +16,26 @@ export interface RoleIo {
   out: (line: string) => void;
   err: (line: string) => void;
   env: Record<string, string | undefined>;
-  /** Resolves when the process is asked to stop (SIGTERM/SIGINT by default). */
-  stopSignal?: Promise<void>;
-}
-
-function onProcessSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('SIGTERM', () => resolve());
-    process.once('SIGINT', () => resolve());
-  });
+  /** Resolves with a reason when the process is asked to stop (the first SIGTERM/SIGINT by default). */
+  stopSignal?: Promise<string>;
 }
 
 export async function runRole(role: RoleName, configPath: string, io: RoleIo): Promise<number> {
+  // Installed before anything starts: a signal during startup stops the role once it is up, never midway.
+  const signals = watchStopSignals(io.out);
+  try {
+    return await runUntilStopped(role, configPath, io, io.stopSignal ?? signals.stopped);
+  } finally {
+    signals.dispose();
+  }
+}
+
+async function runUntilStopped(
+  role: RoleName,
+  configPath: string,
+  io: RoleIo,
+  stopSignal: Promise<string>,
+): Promise<number> {
   const loaded = await loadConfigFile(configPath, io.env);
   if (loaded.fatal || !loaded.config) {
     for (const d of loaded.diagnostics) io.err(d.message);
@@ -65,11 +76,12 @@ export async function runRole(role: RoleName, configPath: string, io: RoleIo): P
   ))
     io.out(line);
 
-  await (io.stopSignal ?? onProcessSignal());
-  io.out('baton: shutting down');
+  const reason = await stopSignal;
+  io.out(shuttingDown(reason, config.worker.shutdown_grace_secs));
   const graceMs = config.worker.shutdown_grace_secs * 1000;
   for (const r of roles.reverse()) await r.close(graceMs);
   logger.flush();
   await redis.quit().catch(() => redis.disconnect());
+  io.out(stopped);
   return 0;
 }

@@ -13,9 +13,25 @@ export interface BatonProcess {
 }
 
 export function startBaton(args: string[], env: Record<string, string> = {}): BatonProcess {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, BATON_LOG_LEVEL: 'warn', ...env },
+  return startProcess(process.execPath, [CLI, ...args], { env, label: `baton ${args[0]}` });
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Own process group (pgid = pid), so a test can signal or sweep everything the command started. */
+  detached?: boolean;
+  label?: string;
+}
+
+/** Any command that ends up running baton (e.g. `npm start`), with the same output and exit helpers. */
+export function startProcess(command: string, args: string[], opts: StartOptions = {}): BatonProcess {
+  const label = opts.label ?? [command, ...args].join(' ');
+  const child = spawn(command, args, {
+    env: { ...process.env, BATON_LOG_LEVEL: 'warn', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    ...(opts.detached ? { detached: true } : {}),
   });
   let out = '';
   let err = '';
@@ -37,9 +53,7 @@ export function startBaton(args: string[], env: Record<string, string> = {}): Ba
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           clearInterval(poll);
-          reject(
-            new Error(`baton ${args[0]} did not print ${pattern} within ${timeoutMs} ms:\n${out}\n${err}`),
-          );
+          reject(new Error(`${label} did not print ${pattern} within ${timeoutMs} ms:\n${out}\n${err}`));
         }, timeoutMs);
         const poll = setInterval(() => {
           if (pattern.test(out)) {
@@ -49,7 +63,7 @@ export function startBaton(args: string[], env: Record<string, string> = {}): Ba
           } else if (child.exitCode !== null) {
             clearInterval(poll);
             clearTimeout(timer);
-            reject(new Error(`baton ${args[0]} exited ${child.exitCode}:\n${out}\n${err}`));
+            reject(new Error(`${label} exited ${child.exitCode}:\n${out}\n${err}`));
           }
         }, 20);
       });

@@ -1,0 +1,12 @@
+// Operator-visible lines a long-running role prints about process signals and shutdown.
+
+export const shuttingDown = (signal: string, graceSecs: number): string =>
+  `baton: shutting down on ${signal} (running turns get up to ${graceSecs} s)`;
+
+export const alreadyStopping = (signal: string): string =>
+  `baton: ${signal} received while already shutting down; still waiting for running turns (SIGKILL stops now)`;
+
+export const reloadUnsupported = (signal: string): string =>
+  `baton: ${signal} received; config reload is not supported yet, ignoring it and keeping the running config (restart the process to apply config changes)`;
+
+export const stopped = 'baton: stopped';

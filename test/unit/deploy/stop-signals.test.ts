@@ -1,0 +1,44 @@
+// The signal watcher of long-running roles: one graceful stop, repeats and SIGHUP never fall back to Node's
+// default (which would kill the process mid-turn).
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { alreadyStopping, reloadUnsupported } from '../../../src/runtime/messages.ts';
+import { watchStopSignals } from '../../../src/runtime/stop-signals.ts';
+
+function setup() {
+  const source = new EventEmitter();
+  const lines: string[] = [];
+  const watch = watchStopSignals((l) => lines.push(l), source);
+  const send = (signal: string) => source.emit(signal, signal);
+  return { source, lines, watch, send };
+}
+
+describe('watchStopSignals', () => {
+  it('resolves with the first stop signal and keeps handling repeats', async () => {
+    const { source, lines, watch, send } = setup();
+    send('SIGINT');
+    send('SIGINT');
+    send('SIGTERM');
+    await expect(watch.stopped).resolves.toBe('SIGINT');
+    expect(lines).toEqual([alreadyStopping('SIGINT'), alreadyStopping('SIGTERM')]);
+    // A listener left in place is what keeps Node from applying the default action (terminate).
+    expect(source.listenerCount('SIGINT')).toBe(1);
+    expect(source.listenerCount('SIGTERM')).toBe(1);
+  });
+
+  it('acknowledges SIGHUP without stopping', async () => {
+    const { source, lines, watch, send } = setup();
+    send('SIGHUP');
+    send('SIGHUP');
+    expect(lines).toEqual([reloadUnsupported('SIGHUP'), reloadUnsupported('SIGHUP')]);
+    expect(source.listenerCount('SIGHUP')).toBe(1);
+    send('SIGTERM');
+    await expect(watch.stopped).resolves.toBe('SIGTERM');
+  });
+
+  it('removes every handler on dispose', () => {
+    const { source, watch } = setup();
+    watch.dispose();
+    for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP']) expect(source.listenerCount(s)).toBe(0);
+  });
+});
