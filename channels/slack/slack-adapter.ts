@@ -4,8 +4,9 @@ import type { ChannelAdapter, ChannelHost, InboundEvent, MessageRef } from '../.
 import type { Logger } from '../../src/core/logger.ts';
 import { boltLogger } from './bolt-logger.ts';
 import { type InboundContext, type Mapped, mapAction, mapMessage } from './inbound.ts';
-import { HTTP_MODE_NOT_AVAILABLE, RECONNECT_FAILED } from './messages.ts';
+import { HTTP_MODE_NOT_AVAILABLE } from './messages.ts';
 import { buildBlocks, escapeText, mapSendError, SLACK_MAX_MESSAGE_LENGTH } from './outbound.ts';
+import { guardFrames, keepReconnecting } from './socket-guard.ts';
 
 export interface SlackAdapterOptions {
   alias: string;
@@ -28,7 +29,6 @@ export interface SlackAdapterOptions {
 }
 
 const STOP_TIMEOUT_MS = 5000;
-const RESTART_MAX_MS = 30_000;
 
 export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
   const key = `slack.${opts.alias}`;
@@ -42,8 +42,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
   });
   const web = new webApi.WebClient(opts.botToken, { ...clientOptions(), logger: boltLogger(log) });
   let receiver: SocketModeReceiver | null = null;
-  let restartTimer: NodeJS.Timeout | undefined;
-  let stopping = false;
+  let cancelReconnects = () => {};
 
   async function deliver(host: ChannelHost, mapped: Mapped<InboundEvent>, what: string, retryNum?: number) {
     if (!mapped.ok) {
@@ -54,39 +53,6 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
     if (retryNum) log.debug({ channel: key, retry_num: retryNum }, 'slack redelivery');
     const result = await host.receive(mapped.event);
     if (!result.accepted) log.debug({ channel: key, reason: result.reason }, `slack ${what} not accepted`);
-  }
-
-  /**
-   * The Socket Mode client reconnects by itself, but when apps.connections.open fails for good during a
-   * reconnect its promise rejects with nobody listening; here that becomes a log line and a later retry.
-   */
-  function keepReconnecting(client: SocketModeReceiver['client']) {
-    const start = client.start.bind(client);
-    let connected = false;
-    let failures = 0;
-    const retry = () => {
-      restartTimer = setTimeout(
-        () => {
-          restartTimer = undefined;
-          if (!stopping) void client.start();
-        },
-        Math.min(RESTART_MAX_MS, 1000 * 2 ** failures),
-      );
-    };
-    client.start = async () => {
-      try {
-        const result = await start();
-        connected = true;
-        failures = 0;
-        return result;
-      } catch (err) {
-        if (!connected || stopping) throw err;
-        failures++;
-        log.error({ channel: key, err: err instanceof Error ? err.message : String(err) }, RECONNECT_FAILED);
-        retry();
-        return undefined as never;
-      }
-    };
   }
 
   async function startSocketMode(host: ChannelHost, appToken: string) {
@@ -127,7 +93,8 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
     app.error(async (err) => {
       log.warn({ channel: key, err: err.message }, 'slack event handling failed');
     });
-    keepReconnecting(r.client);
+    guardFrames(r.client, log.child({ channel: key }));
+    cancelReconnects = keepReconnecting(r.client, log.child({ channel: key }));
     receiver = r;
     await app.start();
   }
@@ -136,7 +103,6 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
     key,
     maxMessageLength: SLACK_MAX_MESSAGE_LENGTH,
     async start(host) {
-      stopping = false;
       if (!opts.appToken) {
         log.error({ channel: key }, HTTP_MODE_NOT_AVAILABLE);
         return;
@@ -144,8 +110,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
       await startSocketMode(host, opts.appToken);
     },
     async stop() {
-      stopping = true;
-      clearTimeout(restartTimer);
+      cancelReconnects();
       const r = receiver;
       receiver = null;
       if (!r) return;
