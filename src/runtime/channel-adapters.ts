@@ -1,15 +1,36 @@
 // Builds the platform adapters of the live channels ([channels.<type>.<alias>] enabled and used by an agent).
 // Adapters take plain options (they import only src/channel and src/core); the config mapping lives here.
+import { HTTP_MODE_NOT_AVAILABLE } from '../../channels/slack/messages.ts';
+import { createSlackAdapter } from '../../channels/slack/slack-adapter.ts';
 import type { ChannelAdapter } from '../channel/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig, ChannelConfig } from '../config/types.ts';
 import { liveChannelKeys } from '../config/views.ts';
 import type { Logger } from '../core/logger.ts';
 
-type Factory<C extends ChannelConfig> = (cfg: C, logger: Logger) => ChannelAdapter;
+/** Undefined: the channel cannot run in this build (logged by the factory). */
+type Factory<C extends ChannelConfig> = (cfg: C, logger: Logger) => ChannelAdapter | undefined;
 
 /** One entry per platform whose adapter is in this build. */
-const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig, { type: T }>> } = {};
+const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig, { type: T }>> } = {
+  slack: (cfg, logger) => {
+    // HTTP mode (signing_secret only) comes later: say so, and run without this channel.
+    if (!cfg.app_token) {
+      logger.error(HTTP_MODE_NOT_AVAILABLE);
+      return undefined;
+    }
+    return createSlackAdapter({
+      alias: cfg.alias,
+      botToken: cfg.bot_token ?? '',
+      appToken: cfg.app_token,
+      signingSecret: cfg.signing_secret,
+      apiBaseUrl: cfg.api_base_url,
+      channelIds: cfg.channel_ids,
+      threadReplies: cfg.thread_replies,
+      logger,
+    });
+  },
+};
 
 function build(cfg: ChannelConfig, logger: Logger): ChannelAdapter | undefined {
   const log = logger.child({ channel: cfg.key });

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createLocalChannel, type LocalChannel } from '../../channels/local/local-adapter.ts';
-import type { ActionHandler } from '../../src/channel/types.ts';
+import type { ActionHandler, ChannelAdapter } from '../../src/channel/types.ts';
 import { loadConfigText } from '../../src/config/index.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
-import { createSilentLogger } from '../../src/core/logger.ts';
+import { createSilentLogger, type Logger } from '../../src/core/logger.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
@@ -55,7 +55,14 @@ export interface RuntimeHarness {
 export async function createRuntimeHarness(
   name: string,
   toml: string,
-  opts: { workers?: number; lockDurationMs?: number; redisUrl?: string; actions?: ActionHandler } = {},
+  opts: {
+    workers?: number;
+    lockDurationMs?: number;
+    redisUrl?: string;
+    actions?: ActionHandler;
+    /** Platform adapters beside the local channel, built from the loaded config (e.g. createChannelAdapters). */
+    adapters?: (config: BatonConfig, logger: Logger) => ChannelAdapter[];
+  } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
   const prefix = uniquePrefix(name);
@@ -75,7 +82,7 @@ export async function createRuntimeHarness(
     config,
     logger,
     redis,
-    adapters: [local],
+    adapters: [local, ...(opts.adapters?.(config, logger) ?? [])],
     routes: { 'local.test': 'main' },
     ...(opts.actions ? { actions: opts.actions } : {}),
   });

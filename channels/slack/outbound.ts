@@ -1,0 +1,55 @@
+// baton outbound messages → Slack chat.postMessage / chat.update arguments (plain text, Block Kit buttons).
+import { type types, webApi } from '@slack/bolt';
+import { type Button, ChannelRateLimitError, type OutboundMessage } from '../../src/channel/types.ts';
+
+/**
+ * Slack allows 40 000 characters of message text but 3 000 in a section block; one limit for both keeps a
+ * chunk valid whether or not it carries buttons (the section holds the text then).
+ */
+export const SLACK_MAX_MESSAGE_LENGTH = 3000;
+/** Slack's limit on a button's label. */
+const BUTTON_LABEL_MAX = 75;
+
+/**
+ * Replies are plain text: `&`, `<` and `>` are escaped as Slack requires, which also keeps a reply from
+ * pinging `<!channel>` or a user it quotes.
+ */
+export function escapeText(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+function button(b: Button): types.Button {
+  return {
+    type: 'button',
+    action_id: b.id,
+    value: b.id,
+    text: { type: 'plain_text', text: [...b.label].slice(0, BUTTON_LABEL_MAX).join(''), emoji: true },
+    ...(b.style ? { style: b.style } : {}),
+  };
+}
+
+/** Section (the text) plus one actions block per row; undefined when the message has no buttons. */
+export function buildBlocks(msg: OutboundMessage): types.KnownBlock[] | undefined {
+  const rows = (msg.buttons ?? []).filter((row) => row.length > 0);
+  if (rows.length === 0) return undefined;
+  return [
+    // plain_text shows the text as written (no escaping needed, no mentions possible).
+    { type: 'section', text: { type: 'plain_text', text: msg.text || ' ', emoji: true } },
+    ...rows.map(
+      (row, i): types.ActionsBlock => ({
+        type: 'actions',
+        block_id: `baton-row-${i}`,
+        elements: row.map(button),
+      }),
+    ),
+  ];
+}
+
+/** Slack's 429 (surfaced, not retried, thanks to rejectRateLimitedCalls) becomes the pump's retry signal. */
+export function mapSendError(err: unknown): unknown {
+  if (err instanceof Error && (err as { code?: unknown }).code === webApi.ErrorCode.RateLimitedError) {
+    const secs = Number((err as { retryAfter?: unknown }).retryAfter);
+    return new ChannelRateLimitError(Number.isFinite(secs) && secs > 0 ? secs * 1000 : 1000);
+  }
+  return err;
+}

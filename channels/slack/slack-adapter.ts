@@ -1,0 +1,159 @@
+// The Slack channel on @slack/bolt: Socket Mode in (messages, mentions, button presses), Web API out.
+import { App, SocketModeReceiver, webApi } from '@slack/bolt';
+import type { ChannelAdapter, ChannelHost, InboundEvent, MessageRef } from '../../src/channel/types.ts';
+import type { Logger } from '../../src/core/logger.ts';
+import { boltLogger } from './bolt-logger.ts';
+import { type InboundContext, type Mapped, mapAction, mapMessage } from './inbound.ts';
+import { HTTP_MODE_NOT_AVAILABLE } from './messages.ts';
+import { buildBlocks, escapeText, mapSendError, SLACK_MAX_MESSAGE_LENGTH } from './outbound.ts';
+import { guardFrames, keepReconnecting } from './socket-guard.ts';
+
+export interface SlackAdapterOptions {
+  alias: string;
+  botToken: string;
+  /** App-level token (`xapp-…`): Socket Mode. */
+  appToken?: string | undefined;
+  /** HTTP mode (not in this build yet). */
+  signingSecret?: string | undefined;
+  /** Web API root (`clientOptions.slackApiUrl`; covers apps.connections.open too). */
+  apiBaseUrl: string;
+  /** Served channel ids; empty: all. */
+  channelIds: string[];
+  /** Reply in the thread of the triggering message (channels; DMs stay one conversation). */
+  threadReplies: boolean;
+  logger: Logger;
+  /** Retries of a call that failed with 5xx or a network error before it surfaces (default 3). */
+  retries?: number;
+  /** Socket Mode pong timeout, also the reconnect back-off step (Slack's default: 5000 ms). */
+  pingTimeoutMs?: number;
+}
+
+const STOP_TIMEOUT_MS = 5000;
+
+export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
+  const key = `slack.${opts.alias}`;
+  const log = opts.logger;
+  // Fresh objects each time: the Socket Mode client writes into the options it is given.
+  const clientOptions = (): webApi.WebClientOptions => ({
+    slackApiUrl: opts.apiBaseUrl,
+    // Bounded (the library's default retries for ~30 minutes); a 429 surfaces at once as a rate-limit error.
+    retryConfig: { retries: opts.retries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 5000 },
+    rejectRateLimitedCalls: true,
+  });
+  const web = new webApi.WebClient(opts.botToken, { ...clientOptions(), logger: boltLogger(log) });
+  let receiver: SocketModeReceiver | null = null;
+  let cancelReconnects = () => {};
+
+  async function deliver(host: ChannelHost, mapped: Mapped<InboundEvent>, what: string, retryNum?: number) {
+    if (!mapped.ok) {
+      if (mapped.malformed) log.warn({ channel: key, reason: mapped.reason }, `slack ${what} skipped`);
+      else log.debug({ channel: key, reason: mapped.reason }, `slack ${what} skipped`);
+      return;
+    }
+    if (retryNum) log.debug({ channel: key, retry_num: retryNum }, 'slack redelivery');
+    const result = await host.receive(mapped.event);
+    if (!result.accepted) log.debug({ channel: key, reason: result.reason }, `slack ${what} not accepted`);
+  }
+
+  async function startSocketMode(host: ChannelHost, appToken: string) {
+    const auth = await web.auth.test();
+    const ctx: InboundContext = {
+      channelKey: key,
+      botUserId: String(auth.user_id ?? ''),
+      botId: String(auth.bot_id ?? ''),
+      threadReplies: opts.threadReplies,
+      channelIds: new Set(opts.channelIds),
+    };
+    const logger = boltLogger(log);
+    const r = new SocketModeReceiver({
+      appToken,
+      logger,
+      ...(opts.pingTimeoutMs ? { clientPingTimeout: opts.pingTimeoutMs } : {}),
+      installerOptions: { clientOptions: clientOptions() },
+    });
+    // botId/botUserId given: Bolt's authorize needs no auth.test of its own (a failed one would stick).
+    const app = new App({
+      token: opts.botToken,
+      botId: ctx.botId,
+      botUserId: ctx.botUserId,
+      receiver: r,
+      logger,
+      clientOptions: clientOptions(),
+    });
+    app.event('message', async ({ event, context }) => {
+      await deliver(host, mapMessage(event, ctx), 'message', context.retryNum);
+    });
+    app.event('app_mention', async ({ event, context }) => {
+      await deliver(host, mapMessage(event, ctx), 'mention', context.retryNum);
+    });
+    app.action(/.*/, async ({ ack, body }) => {
+      await ack(); // first: Slack wants the ack within 3 s, whatever the handler does
+      await deliver(host, mapAction(body, ctx), 'button press');
+    });
+    app.error(async (err) => {
+      log.warn({ channel: key, err: err.message }, 'slack event handling failed');
+    });
+    guardFrames(r.client, log.child({ channel: key }));
+    cancelReconnects = keepReconnecting(r.client, log.child({ channel: key }));
+    receiver = r;
+    await app.start();
+  }
+
+  return {
+    key,
+    maxMessageLength: SLACK_MAX_MESSAGE_LENGTH,
+    async start(host) {
+      if (!opts.appToken) {
+        log.error({ channel: key }, HTTP_MODE_NOT_AVAILABLE);
+        return;
+      }
+      await startSocketMode(host, opts.appToken);
+    },
+    async stop() {
+      cancelReconnects();
+      const r = receiver;
+      receiver = null;
+      if (!r) return;
+      // Awaited here (App.stop does not wait for the close handshake, which leaves a 30 s timer behind).
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        r.client.disconnect(),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, STOP_TIMEOUT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+    async send(to, msg): Promise<MessageRef> {
+      const blocks = buildBlocks(msg);
+      try {
+        const res = await web.chat.postMessage({
+          channel: to.chat,
+          text: escapeText(msg.text),
+          ...(to.thread ? { thread_ts: to.thread } : {}),
+          ...(blocks ? { blocks } : {}),
+        });
+        if (!res.ts) throw new Error(`slack ${key}: chat.postMessage returned no ts`);
+        return { channel: key, chat: to.chat, messageId: res.ts };
+      } catch (err) {
+        throw mapSendError(err);
+      }
+    },
+    async edit(ref, msg) {
+      try {
+        // An empty blocks array removes the old buttons (omitting it would keep them).
+        await web.chat.update({
+          channel: ref.chat,
+          ts: ref.messageId,
+          text: escapeText(msg.text),
+          blocks: buildBlocks(msg) ?? [],
+        });
+      } catch (err) {
+        throw mapSendError(err);
+      }
+    },
+    async typing() {
+      // Slack has no typing indicator for bots in channels or DMs: degraded to nothing.
+    },
+  };
+}
