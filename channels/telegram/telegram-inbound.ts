@@ -17,7 +17,7 @@ const entitySchema = z.object({
   length: z.number().int().nonnegative(),
   user: z.object({ id: z.number().int() }).optional(),
 });
-const messageSchema = z.object({
+const messageSchema = z.looseObject({
   message_id: z.number().int(),
   chat: chatSchema,
   from: userSchema.optional(),
