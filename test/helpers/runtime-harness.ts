@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createLocalChannel, type LocalChannel } from '../../channels/local/local-adapter.ts';
-import type { ActionHandler } from '../../src/channel/types.ts';
+import type { ActionHandler, ChannelAdapter } from '../../src/channel/types.ts';
 import { loadConfigText } from '../../src/config/index.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
+import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
@@ -42,6 +43,8 @@ ${extra}`;
 export interface RuntimeHarness {
   server: FakeModelServer;
   local: LocalChannel;
+  /** The platform adapters built from the config's [channels] (with `platformChannels`). */
+  adapters: ChannelAdapter[];
   config: BatonConfig;
   configText: string;
   prefix: string;
@@ -55,7 +58,14 @@ export interface RuntimeHarness {
 export async function createRuntimeHarness(
   name: string,
   toml: string,
-  opts: { workers?: number; lockDurationMs?: number; redisUrl?: string; actions?: ActionHandler } = {},
+  opts: {
+    workers?: number;
+    lockDurationMs?: number;
+    redisUrl?: string;
+    actions?: ActionHandler;
+    /** Also start the platform adapters of the TOML's [channels] (through the runtime's factory table). */
+    platformChannels?: boolean;
+  } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
   const prefix = uniquePrefix(name);
@@ -71,11 +81,12 @@ export async function createRuntimeHarness(
   const logger = createSilentLogger();
   const redis = testRedis(redisUrl);
   const local = createLocalChannel('test');
+  const adapters = opts.platformChannels ? createChannelAdapters(config, logger) : [];
   const gateway = await startGatewayRole({
     config,
     logger,
     redis,
-    adapters: [local],
+    adapters: [local, ...adapters],
     routes: { 'local.test': 'main' },
     ...(opts.actions ? { actions: opts.actions } : {}),
   });
@@ -94,6 +105,7 @@ export async function createRuntimeHarness(
   return {
     server,
     local,
+    adapters,
     config,
     configText,
     prefix,
