@@ -18,8 +18,10 @@ let adapter: ChannelAdapter;
 let events: InboundEvent[];
 /** Records what the adapter hands over; `fail` makes receive throw (Redis away) that many times. */
 let fail: number;
+let attempts = 0;
 const host: ChannelHost = {
   async receive(e) {
+    attempts++;
     if (fail > 0) {
       fail--;
       throw new Error('redis unavailable');
@@ -183,5 +185,33 @@ describe('telegram adapter', () => {
     expect(tg.confirmedOffset).toBe(updateId + 1);
     const later = tg.injectMessage({ chat: 7, from: 7, text: 'for the next one' });
     expect(tg.pending(tg.confirmedOffset, 100).map((u) => u.update_id)).toEqual([later.updateId]);
+  });
+});
+
+describe('telegram adapter stopping while the host fails', () => {
+  it('leaves the update it could not hand over unconfirmed', async () => {
+    fail = Number.POSITIVE_INFINITY;
+    attempts = 0;
+    const { updateId } = tg.injectMessage({ chat: 7, from: 7, text: 'not yet stored' });
+    await waitFor(() => attempts >= 2, 20_000, 'failed receive attempts');
+    await adapter.stop();
+    expect(tg.confirmedOffset).toBeLessThanOrEqual(updateId);
+    expect(tg.pending(tg.confirmedOffset, 100).map((u) => u.update_id)).toContain(updateId);
+    fail = 0;
+  });
+});
+
+describe('telegram adapter with a rejected token', () => {
+  it('logs the 401 as a clear error and stops the channel without throwing', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'error',
+      destination: { write: (l: string) => void lines.push(l) },
+    });
+    const bad = createTelegramAdapter({ alias: 'bad', botToken: 'WRONG', apiBaseUrl: tg.url, logger });
+    await bad.start(host);
+    expect(lines.join('')).toContain('Telegram rejected the bot token (401 Unauthorized)');
+    expect(tg.calls.filter((c) => c.token === 'WRONG').map((c) => c.method)).toEqual(['getMe']);
+    await bad.stop();
   });
 });
