@@ -2,6 +2,7 @@
 // Adapters take plain options (they import only src/channel and src/core); the config mapping lives here.
 import { HTTP_MODE_NOT_AVAILABLE } from '../../channels/slack/messages.ts';
 import { createSlackAdapter } from '../../channels/slack/slack-adapter.ts';
+import { createTelegramAdapter } from '../../channels/telegram/telegram-adapter.ts';
 import type { ChannelAdapter } from '../channel/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig, ChannelConfig } from '../config/types.ts';
@@ -30,6 +31,13 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
       logger,
     });
   },
+  telegram: (cfg, logger) =>
+    createTelegramAdapter({
+      alias: cfg.alias,
+      botToken: cfg.bot_token ?? '',
+      apiBaseUrl: cfg.api_base_url,
+      logger,
+    }),
 };
 
 function build(cfg: ChannelConfig, logger: Logger): ChannelAdapter | undefined {

@@ -8,6 +8,7 @@ import type { ActionHandler, ChannelAdapter } from '../../src/channel/types.ts';
 import { loadConfigText } from '../../src/config/index.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger, type Logger } from '../../src/core/logger.ts';
+import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
@@ -42,6 +43,8 @@ ${extra}`;
 export interface RuntimeHarness {
   server: FakeModelServer;
   local: LocalChannel;
+  /** The platform adapters built from the config's [channels] (with `platformChannels`). */
+  adapters: ChannelAdapter[];
   config: BatonConfig;
   configText: string;
   prefix: string;
@@ -62,6 +65,8 @@ export async function createRuntimeHarness(
     actions?: ActionHandler;
     /** Platform adapters beside the local channel, built from the loaded config (e.g. createChannelAdapters). */
     adapters?: (config: BatonConfig, logger: Logger) => ChannelAdapter[];
+    /** Also start the platform adapters of the TOML's [channels] (through the runtime's factory table). */
+    platformChannels?: boolean;
   } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
@@ -78,11 +83,15 @@ export async function createRuntimeHarness(
   const logger = createSilentLogger();
   const redis = testRedis(redisUrl);
   const local = createLocalChannel('test');
+  const adapters = [
+    ...(opts.platformChannels ? createChannelAdapters(config, logger) : []),
+    ...(opts.adapters?.(config, logger) ?? []),
+  ];
   const gateway = await startGatewayRole({
     config,
     logger,
     redis,
-    adapters: [local, ...(opts.adapters?.(config, logger) ?? [])],
+    adapters: [local, ...adapters],
     routes: { 'local.test': 'main' },
     ...(opts.actions ? { actions: opts.actions } : {}),
   });
@@ -101,6 +110,7 @@ export async function createRuntimeHarness(
   return {
     server,
     local,
+    adapters,
     config,
     configText,
     prefix,

@@ -1,0 +1,185 @@
+// Telegram channel on grammy: long polling in, Bot API calls out (private chats, groups, forum topics, buttons).
+//
+// Rate limits: @grammyjs/auto-retry waits out short `retry_after`s (bounded attempts and delay); a longer one is
+// passed on as ChannelRateLimitError so the reply pump pauses the channel. The throttler plugin is not used:
+// its fixed per-chat spacing would delay every quick follow-up (spec/config.md §12, "Platform rate limits").
+import { setTimeout as sleep } from 'node:timers/promises';
+import { autoRetry } from '@grammyjs/auto-retry';
+import { Bot, GrammyError } from 'grammy';
+import type { InlineKeyboardButton } from 'grammy/types';
+import {
+  type Button,
+  type ChannelAdapter,
+  type ChannelHost,
+  ChannelRateLimitError,
+  type InboundEvent,
+  type MessageRef,
+} from '../../src/channel/types.ts';
+import { errorMessage } from '../../src/core/errors.ts';
+import type { Logger } from '../../src/core/logger.ts';
+import { type BotIdentity, parseUpdate } from './telegram-inbound.ts';
+import { createPolling } from './telegram-polling.ts';
+
+export const TELEGRAM_MAX_MESSAGE_LENGTH = 4096;
+/** Update kinds asked for; anything else that still arrives is skipped. */
+const ALLOWED_UPDATES = ['message', 'channel_post', 'callback_query'] as const;
+/** Attempts for a button press whose handler keeps failing (a message is retried until it is in the inbox). */
+const ACTION_ATTEMPTS = 3;
+
+export interface TelegramAdapterOptions {
+  alias: string;
+  botToken: string;
+  /** Bot API root (`api_base_url`); a trailing slash is removed (grammy refuses it). */
+  apiBaseUrl?: string;
+  logger: Logger;
+  /** auto-retry bounds: longer `retry_after`s, and 429s after these attempts, go to the reply pump. */
+  retry?: { maxAttempts?: number; maxDelaySecs?: number };
+  /** Long-poll timeout in seconds (Telegram's getUpdates `timeout`). */
+  pollTimeoutSecs?: number;
+  /** start() waits this long for Telegram, then polling goes on connecting in the background. */
+  readyTimeoutMs?: number;
+}
+
+const chatIdOf = (chat: string): number | string => (/^-?\d+$/.test(chat) ? Number(chat) : chat);
+const threadOf = (thread?: string) =>
+  thread && /^\d+$/.test(thread) ? { message_thread_id: Number(thread) } : {};
+const keyboard = (rows: Button[][] = []) => ({
+  inline_keyboard: rows.map((row) =>
+    row.map(
+      (b): InlineKeyboardButton => ({
+        text: b.label,
+        callback_data: b.id,
+        ...(b.style ? { style: b.style } : {}),
+      }),
+    ),
+  ),
+});
+
+/** A 429 that auto-retry gave up on becomes the pump's rate-limit signal; other errors pass unchanged. */
+function mapSendError(err: unknown): unknown {
+  if (err instanceof GrammyError && err.error_code === 429) {
+    const secs = err.parameters.retry_after ?? 1;
+    return new ChannelRateLimitError(secs * 1000, `telegram rate limited: retry after ${secs} s`);
+  }
+  return err;
+}
+
+export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdapter {
+  const key = `telegram.${opts.alias}`;
+  const { logger } = opts;
+  const apiRoot = (opts.apiBaseUrl ?? 'https://api.telegram.org').replace(/\/+$/, '');
+  const bot = new Bot(opts.botToken, { client: { apiRoot } });
+  // Network errors and 5xx go back to the caller at once: the pump retries sends with its own backoff, and
+  // grammy's polling loop retries getUpdates; auto-retry only waits out short retry_afters.
+  bot.api.config.use(
+    autoRetry({
+      maxRetryAttempts: opts.retry?.maxAttempts ?? 2,
+      maxDelaySeconds: opts.retry?.maxDelaySecs ?? 5,
+      rethrowHttpErrors: true,
+      rethrowInternalServerErrors: true,
+    }),
+  );
+  let host: ChannelHost | null = null;
+  let me: BotIdentity | null = null;
+
+  /** Hands an event to the host; resolves once it is in the inbox (or refused), retrying while that fails. */
+  async function deliver(event: InboundEvent, stopping: AbortSignal): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (!host || stopping.aborted) throw new Error('channel stopping');
+      try {
+        const result = await host.receive(event);
+        if (!result.accepted)
+          logger.debug({ event_id: event.eventId, reason: result.reason }, 'update not taken');
+        return;
+      } catch (err) {
+        logger.warn(
+          { event_id: event.eventId, attempt, err: errorMessage(err) },
+          'handing update to baton failed',
+        );
+        if (event.kind === 'action' && attempt >= ACTION_ATTEMPTS) {
+          logger.error({ event_id: event.eventId }, 'button press dropped after its last attempt');
+          return;
+        }
+        await sleep(Math.min(250 * 2 ** (attempt - 1), 5000), undefined, { signal: stopping }).catch(
+          () => {},
+        );
+      }
+    }
+  }
+
+  async function handle(update: unknown, stopping: AbortSignal): Promise<void> {
+    if (!me) throw new Error('telegram: update before getMe');
+    const parsed = parseUpdate(update, key, me);
+    const updateId = (update as { update_id?: unknown }).update_id;
+    if (parsed.kind === 'skip')
+      return void logger.debug({ update_id: updateId, reason: parsed.reason }, 'update skipped');
+    if (parsed.kind === 'malformed') {
+      return void logger.warn(
+        { update_id: updateId, detail: parsed.detail },
+        'malformed telegram update skipped',
+      );
+    }
+    if (parsed.kind === 'action') {
+      // Answered first: Telegram shows a spinner on the button until then.
+      await bot.api
+        .answerCallbackQuery(parsed.callbackId)
+        .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'answerCallbackQuery failed'));
+    }
+    await deliver(parsed.event, stopping);
+  }
+
+  const polling = createPolling({
+    bot,
+    logger,
+    handle,
+    allowedUpdates: ALLOWED_UPDATES,
+    pollTimeoutSecs: opts.pollTimeoutSecs ?? 30,
+    readyTimeoutMs: opts.readyTimeoutMs ?? 15_000,
+  });
+
+  return {
+    key,
+    maxMessageLength: TELEGRAM_MAX_MESSAGE_LENGTH,
+    async start(h) {
+      host = h;
+      await polling.start((info) => {
+        me = { id: info.id, username: info.username };
+        logger.info({ bot: info.username }, 'telegram polling started');
+      });
+    },
+    async stop() {
+      await polling.stop();
+      host = null;
+    },
+    async send(to, msg): Promise<MessageRef> {
+      const rows = msg.buttons ?? [];
+      try {
+        const sent = await bot.api.sendMessage(chatIdOf(to.chat), msg.text, {
+          ...threadOf(to.thread),
+          ...(rows.length ? { reply_markup: keyboard(rows) } : {}),
+        });
+        return { channel: key, chat: to.chat, messageId: String(sent.message_id) };
+      } catch (err) {
+        throw mapSendError(err);
+      }
+    },
+    async edit(ref, msg) {
+      try {
+        // An empty keyboard removes the buttons.
+        await bot.api.editMessageText(chatIdOf(ref.chat), Number(ref.messageId), msg.text, {
+          reply_markup: keyboard(msg.buttons),
+        });
+      } catch (err) {
+        if (err instanceof GrammyError && /message is not modified/i.test(err.description)) return;
+        throw mapSendError(err);
+      }
+    },
+    async typing(to) {
+      await bot.api
+        .sendChatAction(chatIdOf(to.chat), 'typing', threadOf(to.thread))
+        .catch((err: unknown) =>
+          logger.debug({ chat: to.chat, err: errorMessage(err) }, 'typing action failed'),
+        );
+    },
+  };
+}

@@ -1,0 +1,194 @@
+// Fake Telegram Bot API server for grammy (client.apiRoot = server.url): held getUpdates long polls with
+// offset confirmation, sendMessage / editMessageText / answerCallbackQuery / sendChatAction, every call recorded.
+//
+// Usage:
+//   const tg = await startFakeTelegram({ token: 'T' });
+//   new Bot('T', { client: { apiRoot: tg.url } })
+//   tg.injectMessage({ chat: 42, from: 7, text: 'hi' });
+//   await tg.waitForCall((c) => c.method === 'sendMessage');
+//   tg.failNext('sendMessage', { status: 429, retryAfter: 1 });
+//   await tg.close();
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { createTelegramState, type TelegramState } from './telegram-state.ts';
+import { apiError, type ErrorReply, type OkReply, ok } from './telegram-wire.ts';
+
+export interface TelegramCall {
+  method: string;
+  token: string;
+  params: Record<string, unknown>;
+  at: number;
+}
+
+/** How the next matching call fails: an HTTP error reply, or the socket destroyed without a reply. */
+export type TelegramFailure = { status: number; retryAfter?: number; description?: string } | { drop: true };
+
+export interface FakeTelegram extends TelegramState {
+  /** The apiRoot for grammy (no trailing slash). */
+  readonly url: string;
+  readonly calls: TelegramCall[];
+  /** Makes the next `times` calls of `method` ('*' for any) fail this way. */
+  failNext(method: string, failure: TelegramFailure, times?: number): void;
+  /** Destroys every open connection (held long polls included), as a network cut would. */
+  dropConnections(): void;
+  /** Resolves with the first recorded call (past or future) that matches. */
+  waitForCall(match: (c: TelegramCall) => boolean, timeoutMs?: number, what?: string): Promise<TelegramCall>;
+  /** Resolves once `count` calls match (past and future), with them in order. */
+  waitForCalls(
+    match: (c: TelegramCall) => boolean,
+    count: number,
+    timeoutMs?: number,
+    what?: string,
+  ): Promise<TelegramCall[]>;
+  close(): Promise<void>;
+}
+
+interface HeldPoll {
+  res: ServerResponse;
+  offset: number;
+  limit: number;
+  timer: NodeJS.Timeout;
+}
+
+export async function startFakeTelegram(
+  opts: { token?: string; botUsername?: string } = {},
+): Promise<FakeTelegram> {
+  const state = createTelegramState({ botUsername: opts.botUsername ?? 'baton_test_bot' });
+  const calls: TelegramCall[] = [];
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const failures: { method: string; failure: TelegramFailure }[] = [];
+  const held = new Set<HeldPoll>();
+  const sockets = new Set<Socket>();
+
+  const send = (res: ServerResponse, reply: OkReply | ErrorReply) => {
+    if (res.writableEnded || res.destroyed) return;
+    const status = reply.ok ? 200 : reply.error_code;
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+  };
+
+  const answerPolls = () => {
+    for (const poll of held) {
+      const updates = state.pending(poll.offset, poll.limit);
+      if (!updates.length) continue;
+      held.delete(poll);
+      clearTimeout(poll.timer);
+      send(poll.res, ok(updates));
+    }
+  };
+  state.onUpdate(answerPolls);
+
+  function getUpdates(params: Record<string, unknown>, res: ServerResponse): void {
+    const offset = Number(params.offset ?? 0);
+    const limit = Math.min(Math.max(Number(params.limit ?? 100), 1), 100);
+    const timeout = Number(params.timeout ?? 0);
+    state.confirm(offset);
+    const updates = state.pending(offset, limit);
+    if (updates.length || timeout <= 0) {
+      send(res, ok(updates));
+      return;
+    }
+    const poll: HeldPoll = {
+      res,
+      offset,
+      limit,
+      timer: setTimeout(() => {
+        held.delete(poll);
+        send(res, ok([]));
+      }, timeout * 1000),
+    };
+    held.add(poll);
+    res.on('close', () => {
+      clearTimeout(poll.timer);
+      held.delete(poll);
+    });
+  }
+
+  function handle(method: string, token: string, params: Record<string, unknown>, res: ServerResponse) {
+    calls.push({ method, token, params, at: Date.now() });
+    events.emit('call');
+    if (opts.token !== undefined && token !== opts.token) return send(res, apiError(401, 'Unauthorized'));
+    const at = failures.findIndex((f) => f.method === method || f.method === '*');
+    if (at >= 0) {
+      const failure = (failures.splice(at, 1)[0] as { failure: TelegramFailure }).failure;
+      if ('drop' in failure) return void res.socket?.destroy();
+      const text =
+        failure.description ?? (failure.status === 429 ? 'Too Many Requests' : 'Internal Server Error');
+      return send(res, apiError(failure.status, text, failure.retryAfter));
+    }
+    if (method === 'getUpdates') return getUpdates(params, res);
+    send(res, state.call(method, params));
+  }
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (!match) return send(res, apiError(404, 'Not Found'));
+      let params: Record<string, unknown> = {};
+      try {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        params = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      } catch {
+        return send(res, apiError(400, 'Bad Request: body is not JSON'));
+      }
+      handle(match[2] as string, decodeURIComponent(match[1] as string), params, res);
+    });
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  function waitForCalls(
+    match: (c: TelegramCall) => boolean,
+    count: number,
+    timeoutMs = 20_000,
+    what = `${count} matching calls`,
+  ): Promise<TelegramCall[]> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = calls.filter(match);
+        if (found.length < count) return;
+        events.off('call', check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        events.off('call', check);
+        const seen = calls.map((c) => c.method).join(', ');
+        reject(new Error(`fake telegram: timed out waiting for ${what}; calls: ${seen}`));
+      }, timeoutMs);
+      events.on('call', check);
+      check();
+    });
+  }
+
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    failNext(method: string, failure: TelegramFailure, times = 1) {
+      for (let i = 0; i < times; i++) failures.push({ method, failure });
+    },
+    dropConnections() {
+      for (const s of sockets) s.destroy();
+    },
+    waitForCall: async (match: (c: TelegramCall) => boolean, timeoutMs?: number, what?: string) =>
+      (await waitForCalls(match, 1, timeoutMs, what))[0] as TelegramCall,
+    waitForCalls,
+    async close() {
+      for (const poll of held) {
+        clearTimeout(poll.timer);
+        poll.res.destroy();
+      }
+      held.clear();
+      // grammy keeps connections alive: without this, close() waits for them.
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  });
+}
