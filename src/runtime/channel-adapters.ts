@@ -1,5 +1,6 @@
 // Builds the platform adapters of the live channels ([channels.<type>.<alias>] enabled and used by an agent).
 // Adapters take plain options (they import only src/channel and src/core); the config mapping lives here.
+import { createDiscordAdapter } from '../../channels/discord/discord-adapter.ts';
 import type { ChannelAdapter } from '../channel/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig, ChannelConfig } from '../config/types.ts';
@@ -9,7 +10,17 @@ import type { Logger } from '../core/logger.ts';
 type Factory<C extends ChannelConfig> = (cfg: C, logger: Logger) => ChannelAdapter;
 
 /** One entry per platform whose adapter is in this build. */
-const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig, { type: T }>> } = {};
+const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig, { type: T }>> } = {
+  discord: (cfg, logger) =>
+    createDiscordAdapter({
+      alias: cfg.alias,
+      botToken: cfg.bot_token ?? '',
+      apiBaseUrl: cfg.api_base_url,
+      guildIds: cfg.guild_ids,
+      channelIds: cfg.channel_ids,
+      logger,
+    }),
+};
 
 function build(cfg: ChannelConfig, logger: Logger): ChannelAdapter | undefined {
   const log = logger.child({ channel: cfg.key });
