@@ -13,6 +13,8 @@ export interface GatewayEvent {
   sessionId?: string;
   seq?: number | null;
   code?: number;
+  /** resume: how many dispatches were replayed. */
+  replayed?: number;
 }
 
 interface Dispatch {
@@ -49,8 +51,8 @@ export class FakeDiscordGateway {
   private readonly wss = new WebSocketServer({ noServer: true });
   private session: Session | null = null;
   private nextSession = 0;
-  /** Already-seen dispatches the next RESUME replays again (a redelivery). */
-  private replayOverlap = 0;
+  /** The next RESUME replays from here even when the client has seen more (a redelivery). */
+  private replayAfter: number | null = null;
 
   private readonly opts: GatewayOptions;
 
@@ -74,6 +76,16 @@ export class FakeDiscordGateway {
     return this.session?.socket?.readyState === 1;
   }
 
+  /** The sequence number of the last dispatch (0 before any). */
+  get seq(): number {
+    return this.session?.seq ?? 0;
+  }
+
+  /** Sends a dispatch when a session exists (what Discord echoes back, e.g. the bot's own messages). */
+  echo(t: string, d: unknown): void {
+    if (this.session) this.dispatch(t, d);
+  }
+
   /** Sends a dispatch to the session (kept in its log for a RESUME); returns its sequence number. */
   dispatch(t: string, d: unknown): number {
     const session = this.session;
@@ -93,13 +105,13 @@ export class FakeDiscordGateway {
 
   /**
    * Drops the live connection: without `code` the TCP socket is cut (the client sees 1006 and resumes);
-   * with a code it is closed with that code (1000: the client starts a new session). `replayOverlap` makes the
-   * next RESUME replay that many already-delivered dispatches too.
+   * with a code it is closed with that code (1000: the client starts a new session). `replayAfterSeq` makes the
+   * next RESUME replay every dispatch after that sequence number, including ones the client already had.
    */
-  drop(opts: { code?: number; replayOverlap?: number } = {}): void {
+  drop(opts: { code?: number; replayAfterSeq?: number } = {}): void {
     const socket = this.session?.socket;
     if (!socket) throw new Error('fake discord gateway: no live connection to drop');
-    this.replayOverlap = opts.replayOverlap ?? 0;
+    this.replayAfter = opts.replayAfterSeq ?? null;
     if (this.session) this.session.socket = null;
     if (opts.code) socket.close(opts.code, 'fake drop');
     else socket.terminate();
@@ -180,11 +192,12 @@ export class FakeDiscordGateway {
       ws.send(JSON.stringify({ op: 9, d: false, s: null, t: null }));
       return;
     }
-    this.record({ kind: 'resume', sessionId, seq });
     session.socket = ws;
-    const from = Math.max(0, seq - this.replayOverlap);
-    this.replayOverlap = 0;
-    for (const frame of session.log) if (frame.s > from) ws.send(JSON.stringify(frame));
+    const from = Math.min(seq, this.replayAfter ?? seq);
+    this.replayAfter = null;
+    const replay = session.log.filter((frame) => frame.s > from);
+    for (const frame of replay) ws.send(JSON.stringify(frame));
     this.dispatch('RESUMED', {});
+    this.record({ kind: 'resume', sessionId, seq, replayed: replay.length });
   }
 }

@@ -102,6 +102,7 @@ export function routeRest(
       components,
     });
     fake.messages.set(message.id, message);
+    fake.gateway.echo('MESSAGE_CREATE', message); // Discord tells the bot about its own messages too
     return reply(200, message);
   }
   if (method === 'PATCH' && parts.length === 4) {
@@ -114,6 +115,7 @@ export function routeRest(
     if (content !== undefined) message.content = content;
     if (body.components !== undefined) message.components = components;
     message.edited_timestamp = new Date().toISOString();
+    fake.gateway.echo('MESSAGE_UPDATE', message);
     return reply(200, message);
   }
   return reply(404, { message: '404: Not Found', code: 0 });

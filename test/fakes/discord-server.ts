@@ -7,7 +7,7 @@
 //   const [reply] = await discord.waitForSent(1, { channelId: discord.textChannelId });
 //   discord.pressButton({ messageId: reply.id, customId: 'approve' });
 //   discord.failNext({ status: 429, retryAfterSec: 1 });   // or { status: 500 }
-//   discord.gateway.drop({ replayOverlap: 1 });            // cut the socket; the RESUME replays one seen dispatch
+//   discord.gateway.drop({ replayAfterSeq: n });           // cut the socket; the RESUME replays after seq n
 //   await discord.close();
 //
 // Chats: one guild with a text channel and a public thread under it; DM channels appear when a DM is injected.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createLocalChannel, type LocalChannel } from '../../channels/local/local-adapter.ts';
-import type { ActionHandler } from '../../src/channel/types.ts';
+import type { ActionHandler, ChannelAdapter } from '../../src/channel/types.ts';
 import { loadConfigText } from '../../src/config/index.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
@@ -48,6 +48,8 @@ export interface RuntimeHarness {
   redis: Redis;
   dataDir: string;
   workers: Role[];
+  /** The adapters built by the `adapters` option (platform channels against their fakes). */
+  adapters: ChannelAdapter[];
   close(): Promise<void>;
 }
 
@@ -55,7 +57,14 @@ export interface RuntimeHarness {
 export async function createRuntimeHarness(
   name: string,
   toml: string,
-  opts: { workers?: number; lockDurationMs?: number; redisUrl?: string; actions?: ActionHandler } = {},
+  opts: {
+    workers?: number;
+    lockDurationMs?: number;
+    redisUrl?: string;
+    actions?: ActionHandler;
+    /** More adapters for the gateway, built from the loaded config (e.g. `createChannelAdapters`). */
+    adapters?: (config: BatonConfig) => ChannelAdapter[];
+  } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
   const prefix = uniquePrefix(name);
@@ -71,11 +80,12 @@ export async function createRuntimeHarness(
   const logger = createSilentLogger();
   const redis = testRedis(redisUrl);
   const local = createLocalChannel('test');
+  const adapters = opts.adapters?.(config) ?? [];
   const gateway = await startGatewayRole({
     config,
     logger,
     redis,
-    adapters: [local],
+    adapters: [local, ...adapters],
     routes: { 'local.test': 'main' },
     ...(opts.actions ? { actions: opts.actions } : {}),
   });
@@ -100,6 +110,7 @@ export async function createRuntimeHarness(
     redis,
     dataDir,
     workers,
+    adapters,
     async close() {
       for (const w of workers) await w.close(1000);
       await gateway.close(1000);
