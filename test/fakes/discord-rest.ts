@@ -1,6 +1,28 @@
 // REST routes of the fake Discord API (/api/v10), with Discord's validation and error shapes.
-import type { DiscordCall, Failure, FakeDiscordServer } from './discord-server.ts';
+import type { FakeDiscordServer } from './discord-server.ts';
 import { snowflake, type WireMessage, wireMessage } from './discord-wire.ts';
+
+export interface DiscordCall {
+  method: string;
+  /** Path under /api/v10, without the query. */
+  path: string;
+  query: string;
+  body: unknown;
+  authorization: string | undefined;
+  status: number;
+  /** What the fake answered (JSON), when it answered a body. */
+  response?: unknown;
+  at: number;
+}
+
+export interface Failure {
+  status: 500 | 429;
+  /** 429 only: the seconds Discord asks to wait (header `Retry-After` and body `retry_after`). */
+  retryAfterSec?: number;
+  global?: boolean;
+  /** Which calls fail (default: any but GET /gateway/bot). */
+  match?: (method: string, path: string) => boolean;
+}
 
 /** Answers the request; `true` so every route ends in `return reply(...)`. */
 export type Reply = (status: number, payload?: unknown, headers?: Record<string, string>) => true;

@@ -15,7 +15,10 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeDiscordGateway } from './discord-gateway.ts';
-import { routeRest } from './discord-rest.ts';
+
+export type { DiscordCall, Failure } from './discord-rest.ts';
+
+import { type DiscordCall, type Failure, routeRest } from './discord-rest.ts';
 import {
   snowflake,
   type WireChannel,
@@ -26,28 +29,6 @@ import {
   wireMessage,
   wireUser,
 } from './discord-wire.ts';
-
-export interface DiscordCall {
-  method: string;
-  /** Path under /api/v10, without the query. */
-  path: string;
-  query: string;
-  body: unknown;
-  authorization: string | undefined;
-  status: number;
-  /** What the fake answered (JSON), when it answered a body. */
-  response?: unknown;
-  at: number;
-}
-
-export interface Failure {
-  status: 500 | 429;
-  /** 429 only: the seconds Discord asks to wait (header `Retry-After` and body `retry_after`). */
-  retryAfterSec?: number;
-  global?: boolean;
-  /** Which calls fail (default: any but GET /gateway/bot). */
-  match?: (method: string, path: string) => boolean;
-}
 
 export interface InjectMessage {
   /** Guild text channel, thread or DM channel id (default: the text channel); `dmUserId` makes a DM. */

@@ -128,7 +128,10 @@ describe('discord channel', () => {
       ['dn:1', 4],
     ]);
     const interactionId = discord.pressButton({ messageId: ref.messageId, customId: 'ap:1' });
-    const edit = await discord.waitFor(() => discord.edits.find((e) => e.messageId === ref.messageId), 'the edit');
+    const edit = await discord.waitFor(
+      () => discord.edits.find((e) => e.messageId === ref.messageId),
+      'the edit',
+    );
     expect(edit.body).toMatchObject({ content: 'pressed ap:1', components: [] });
     expect(discord.messages.get(ref.messageId)?.components).toEqual([]);
     expect(discord.interactionCallbacks).toContainEqual({ interactionId, type: 6 });
@@ -164,7 +167,13 @@ describe('discord channel', () => {
     discord.gateway.dispatch('MESSAGE_CREATE', { id: '2', author: { id: '3', username: 'x' } });
     discord.gateway.dispatch('INTERACTION_CREATE', { id: '4', type: 3 });
     discord.gateway.dispatch('SOMETHING_NEW', { hello: 'world' });
-    discord.injectMessage({ content: 'from a bot', mentionBot: true, authorId: '777', username: 'otherbot', bot: true });
+    discord.injectMessage({
+      content: 'from a bot',
+      mentionBot: true,
+      authorId: '777',
+      username: 'otherbot',
+      bot: true,
+    });
     discord.injectMessage({ content: 'joined', mentionBot: true, type: 7 });
     discord.injectMessage({ content: '', stickers: [{ id: '9', name: 'wave' }] });
     discord.injectMessage({ content: '', attachments: [{ filename: 'a.png', content_type: 'image/png' }] });
@@ -185,7 +194,9 @@ describe('discord channel', () => {
     discord.gateway.drop({ replayAfterSeq: before });
     discord.injectMessage({ content: 'while away', mentionBot: true });
     await discord.waitForSessions('resume', resumes + 1);
-    expect(discord.gateway.events.filter((e) => e.kind === 'resume').at(-1)?.replayed).toBeGreaterThanOrEqual(3);
+    expect(discord.gateway.events.filter((e) => e.kind === 'resume').at(-1)?.replayed).toBeGreaterThanOrEqual(
+      3,
+    );
     await replyWith('echo: while away');
     expect(asked()).toEqual(['only once', 'while away']);
     expect(discord.sent.filter((m) => m.content === 'echo: only once')).toHaveLength(1);
@@ -193,7 +204,10 @@ describe('discord channel', () => {
 
   it('recovers from the API answering 500 with nothing lost', async () => {
     // discord.js retries a 500 three times itself; the fourth failure reaches the reply pump, which retries later.
-    discord.failNext({ status: 500, match: (method, path) => method === 'POST' && path.endsWith('/messages') }, 5);
+    discord.failNext(
+      { status: 500, match: (method, path) => method === 'POST' && path.endsWith('/messages') },
+      5,
+    );
     discord.injectMessage({ content: 'despite errors', mentionBot: true });
     await replyWith('echo: despite errors');
     const failed = discord.calls.filter((c) => c.status === 500);
@@ -201,11 +215,17 @@ describe('discord channel', () => {
   });
 
   it('honours a 429 retry_after: the pump waits the time Discord names before sending again', async () => {
-    discord.failNext({ status: 429, retryAfterSec: 2, match: (m, p) => m === 'POST' && p.endsWith('/messages') });
+    discord.failNext({
+      status: 429,
+      retryAfterSec: 2,
+      match: (m, p) => m === 'POST' && p.endsWith('/messages'),
+    });
     discord.injectMessage({ content: 'rate me', mentionBot: true });
     await replyWith('echo: rate me');
     const limited = discord.calls.filter((c) => c.status === 429).at(-1);
-    const delivered = discord.calls.find((c) => c.status === 200 && (c.body as { content?: string })?.content === 'echo: rate me');
+    const delivered = discord.calls.find(
+      (c) => c.status === 200 && (c.body as { content?: string })?.content === 'echo: rate me',
+    );
     expect(limited && delivered).toBeTruthy();
     expect((delivered?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(1900);
   });
