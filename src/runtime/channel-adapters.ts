@@ -1,5 +1,7 @@
 // Builds the platform adapters of the live channels ([channels.<type>.<alias>] enabled and used by an agent).
 // Adapters take plain options (they import only src/channel and src/core); the config mapping lives here.
+
+import { createDiscordAdapter } from '../../channels/discord/discord-adapter.ts';
 import { HTTP_MODE_NOT_AVAILABLE } from '../../channels/slack/messages.ts';
 import { createSlackAdapter } from '../../channels/slack/slack-adapter.ts';
 import { createTelegramAdapter } from '../../channels/telegram/telegram-adapter.ts';
@@ -36,6 +38,15 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
       alias: cfg.alias,
       botToken: cfg.bot_token ?? '',
       apiBaseUrl: cfg.api_base_url,
+      logger,
+    }),
+  discord: (cfg, logger) =>
+    createDiscordAdapter({
+      alias: cfg.alias,
+      botToken: cfg.bot_token ?? '',
+      apiBaseUrl: cfg.api_base_url,
+      guildIds: cfg.guild_ids,
+      channelIds: cfg.channel_ids,
       logger,
     }),
 };

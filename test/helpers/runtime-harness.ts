@@ -43,7 +43,7 @@ ${extra}`;
 export interface RuntimeHarness {
   server: FakeModelServer;
   local: LocalChannel;
-  /** The platform adapters built from the config's [channels] (with `platformChannels`). */
+  /** The platform adapters started beside the local channel (`platformChannels`, `adapters`). */
   adapters: ChannelAdapter[];
   config: BatonConfig;
   configText: string;

@@ -1,0 +1,216 @@
+// The Discord channel on discord.js v14: gateway in (messages, button presses), REST out (send, edit, typing).
+import { once } from 'node:events';
+import {
+  type APIMessage,
+  Client,
+  Events,
+  GatewayIntentBits,
+  type Interaction,
+  type Message,
+  Options,
+  Partials,
+  type RateLimitData,
+  Routes,
+} from 'discord.js';
+import type {
+  ChannelAdapter,
+  ChannelHost,
+  InboundEvent,
+  MessageRef,
+  OutboundMessage,
+  Recipient,
+} from '../../src/channel/types.ts';
+import { errorMessage } from '../../src/core/errors.ts';
+import type { Logger } from '../../src/core/logger.ts';
+import { restCall, toComponents } from './components.ts';
+import { type Filters, mapButton, mapMessage } from './inbound.ts';
+
+/** Discord's limit for a message's content. */
+export const DISCORD_MAX_MESSAGE_LENGTH = 2000;
+
+/**
+ * Rate-limit waits discord.js may sit out itself; a longer one rejects (RateLimitError → ChannelRateLimitError) so
+ * the reply pump pauses the channel instead of one send blocking with the chat's later replies behind it.
+ */
+export const LIBRARY_WAITS_UP_TO_MS = 1000;
+
+export interface DiscordAdapterOptions {
+  alias: string;
+  botToken: string;
+  /** REST root (discord.js `rest.api`); the gateway URL comes from GET /gateway/bot under it. */
+  apiBaseUrl: string;
+  guildIds?: string[];
+  channelIds?: string[];
+  logger: Logger;
+}
+
+const waitOf = (d: RateLimitData) => Math.max(d.retryAfter, d.timeToReset, d.sublimitTimeout);
+
+/**
+ * discord.js trusts the gateway: a malformed dispatch (say an INTERACTION_CREATE without `data`) throws inside its
+ * packet handler, out of reach of any listener, and would end the process. Each packet is handled inside a guard.
+ */
+function guardPackets(c: Client, logger: Logger): void {
+  const ws = c.ws as unknown as { handlePacket(packet?: unknown, shard?: unknown): boolean };
+  const handle = ws.handlePacket.bind(ws);
+  ws.handlePacket = (packet, shard) => {
+    try {
+      return handle(packet, shard);
+    } catch (err) {
+      const type = (packet as { t?: unknown } | undefined)?.t;
+      logger.warn({ type, err: errorMessage(err) }, 'malformed discord dispatch skipped');
+      return false;
+    }
+  };
+}
+
+export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapter {
+  const key = `discord.${opts.alias}`;
+  const { logger } = opts;
+  const filters: Filters = {
+    guildIds: new Set(opts.guildIds ?? []),
+    channelIds: new Set(opts.channelIds ?? []),
+  };
+  let client: Client | null = null;
+  let host: ChannelHost | null = null;
+
+  const live = (): Client => {
+    if (!client) throw new Error(`discord channel ${key} is not started`);
+    return client;
+  };
+
+  async function deliver(event: InboundEvent): Promise<void> {
+    try {
+      const result = await host?.receive(event);
+      if (result && !result.accepted) {
+        logger.debug({ event_id: event.eventId, reason: result.reason }, 'discord event not taken');
+      }
+    } catch (err) {
+      logger.error(
+        { event_id: event.eventId, err: errorMessage(err) },
+        'discord event could not be handed over',
+      );
+    }
+  }
+
+  function onMessage(message: Message, botId: string): void {
+    const mapped = mapMessage(message, { key, botId, filters });
+    if ('skip' in mapped) {
+      logger.debug({ message_id: message.id, why: mapped.skip }, 'discord message skipped');
+      return;
+    }
+    void deliver(mapped.event);
+  }
+
+  async function onInteraction(interaction: Interaction): Promise<void> {
+    if (!interaction.isButton()) {
+      logger.debug({ interaction_id: interaction.id, type: interaction.type }, 'discord interaction skipped');
+      return;
+    }
+    const mapped = mapButton(interaction, { key, filters });
+    if ('skip' in mapped) {
+      logger.debug({ interaction_id: interaction.id, why: mapped.skip }, 'discord button press skipped');
+      return;
+    }
+    // Acknowledged first: Discord fails the press when nothing answers within 3 s, whatever the handler does.
+    await interaction.deferUpdate().catch((err: unknown) => {
+      logger.warn(
+        { interaction_id: interaction.id, err: errorMessage(err) },
+        'discord button press not acknowledged',
+      );
+    });
+    await deliver(mapped.event);
+  }
+
+  function buildClient(): Client {
+    const c = new Client({
+      intents: [
+        GatewayIntentBits.Guilds,
+        GatewayIntentBits.GuildMessages,
+        GatewayIntentBits.MessageContent,
+        GatewayIntentBits.DirectMessages,
+      ],
+      // DM channels are not cached before their first message: without this partial, DMs never arrive.
+      partials: [Partials.Channel],
+      // No message cache: baton keeps no use for it, and redeliveries are deduped by baton's inbox (message id).
+      makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 0 }),
+      rest: { api: opts.apiBaseUrl, rejectOnRateLimit: (d) => waitOf(d) > LIBRARY_WAITS_UP_TO_MS },
+    });
+    guardPackets(c, logger);
+    c.on(Events.MessageCreate, (message) => {
+      try {
+        onMessage(message, c.user?.id ?? '');
+      } catch (err) {
+        logger.warn({ err: errorMessage(err) }, 'malformed discord message skipped');
+      }
+    });
+    c.on(Events.InteractionCreate, (interaction) => {
+      onInteraction(interaction).catch((err: unknown) => {
+        logger.warn({ err: errorMessage(err) }, 'malformed discord interaction skipped');
+      });
+    });
+    c.on(Events.MessageUpdate, (_old, message) => {
+      logger.debug({ message_id: message.id }, 'discord message edit skipped');
+    });
+    c.on(Events.Error, (err) => logger.warn({ err: errorMessage(err) }, 'discord client error'));
+    c.on(Events.ShardDisconnect, (event) =>
+      logger.warn({ code: event.code }, 'discord gateway disconnected'),
+    );
+    c.on(Events.ShardResume, (_id, replayed) => logger.info({ replayed }, 'discord gateway resumed'));
+    c.rest.on('rateLimited', (d) =>
+      logger.debug({ route: d.route, wait_ms: waitOf(d) }, 'discord rate limit'),
+    );
+    return c;
+  }
+
+  return {
+    key,
+    maxMessageLength: DISCORD_MAX_MESSAGE_LENGTH,
+    async start(h) {
+      if (client) throw new Error(`discord channel ${key} is already started`);
+      host = h;
+      const c = buildClient();
+      client = c;
+      const ready = once(c, Events.ClientReady);
+      try {
+        await c.login(opts.botToken);
+        await ready;
+      } catch (err) {
+        client = null;
+        await c.destroy();
+        throw new Error(`discord channel ${key} could not connect: ${errorMessage(err)}`);
+      }
+      logger.info({ bot_id: c.user?.id, guilds: c.guilds.cache.size }, 'discord channel connected');
+    },
+    async stop() {
+      const c = client;
+      client = null;
+      host = null;
+      await c?.destroy();
+    },
+    async send(to: Recipient, msg: OutboundMessage): Promise<MessageRef> {
+      const { rows, dropped } = toComponents(msg.buttons);
+      if (dropped) logger.warn({ dropped }, 'discord allows 25 buttons per message; the rest were left off');
+      // A recipient with a thread (built elsewhere than this adapter) means that thread's channel.
+      const target = to.thread ?? to.chat;
+      const body = {
+        content: msg.text,
+        // The model's text never pings anyone (@everyone, roles, users).
+        allowed_mentions: { parse: [] },
+        ...(rows.length ? { components: rows } : {}),
+      };
+      const created = (await restCall(() =>
+        live().rest.post(Routes.channelMessages(target), { body }),
+      )) as APIMessage;
+      return { channel: key, chat: target, messageId: created.id };
+    },
+    async edit(ref: MessageRef, msg: OutboundMessage): Promise<void> {
+      const { rows } = toComponents(msg.buttons);
+      const body = { content: msg.text, components: rows, allowed_mentions: { parse: [] } };
+      await restCall(() => live().rest.patch(Routes.channelMessage(ref.chat, ref.messageId), { body }));
+    },
+    async typing(to: Recipient): Promise<void> {
+      await restCall(() => live().rest.post(Routes.channelTyping(to.thread ?? to.chat)));
+    },
+  };
+}
