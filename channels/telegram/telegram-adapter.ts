@@ -7,6 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
+import { CHAT_COMMANDS } from '../../src/channel/commands.ts';
+import { COMMAND_DESCRIPTIONS } from '../../src/channel/messages.ts';
 import {
   type Button,
   type ChannelAdapter,
@@ -145,6 +147,11 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
       await polling.start((info) => {
         me = { id: info.id, username: info.username };
         logger.info({ bot: info.username }, 'telegram polling started');
+        // The command menu is a convenience: typing `/stop` works without it, so a failure is only logged.
+        const commands = CHAT_COMMANDS.map((c) => ({ command: c, description: COMMAND_DESCRIPTIONS[c] }));
+        bot.api
+          .setMyCommands(commands)
+          .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'telegram setMyCommands failed'));
       });
     },
     async stop() {

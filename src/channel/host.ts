@@ -2,6 +2,7 @@
 import { channelOf, ownEntry } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
+import { type ChatCommandHandler, parseChatCommand } from './commands.ts';
 import { isAuthorised } from './peer-authz.ts';
 import { routeAgent } from './routing.ts';
 import {
@@ -33,6 +34,8 @@ export interface ChannelHostOptions {
   routes?: Record<string, string>;
   /** Button presses; without a handler they are logged and dropped. */
   actions?: ActionHandler;
+  /** `/stop` and `/status`, answered at once (absent: they are ordinary messages). `/new` goes through the inbox. */
+  commands?: ChatCommandHandler;
 }
 
 export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
@@ -76,6 +79,12 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
         return { accepted: false, reason: 'unauthorised' };
       }
       const conversation = conversationId(event.channel, event.chat, event.thread);
+      // After authorisation (an unauthorised `/stop` does nothing), before the inbox (it would wait behind the turn).
+      const command = opts.commands ? parseChatCommand(event) : null;
+      if (opts.commands && (command === 'stop' || command === 'status')) {
+        await opts.commands.run(command, { conversation, agent, event });
+        return { accepted: true, conversation };
+      }
       const accepted = await ingest.accept(conversation, { ...event, agent });
       if (accepted === 'duplicate') return { accepted: false, reason: 'duplicate' };
       // Behind other events, the drain job in charge of the conversation reaches this one (or the sweeper does).

@@ -3,7 +3,14 @@ import { type Job, Worker } from 'bullmq';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
 import { userFacingFailure } from '../agent/turn-failure.ts';
-import { EMPTY_ANSWER, TURN_ABORTED, TURN_FAILED_INTERNAL, turnFailed } from '../channel/messages.ts';
+import { parseChatCommand } from '../channel/commands.ts';
+import {
+  EMPTY_ANSWER,
+  NEW_SESSION_STARTED,
+  TURN_ABORTED,
+  TURN_FAILED_INTERNAL,
+  turnFailed,
+} from '../channel/messages.ts';
 import type { Recipient } from '../channel/types.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
 import type { RunningTurns } from '../control-plane/running-turns.ts';
@@ -122,6 +129,21 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     return null;
   }
 
+  /**
+   * `/new` reaches the worker in its place in the inbox, so no turn of this conversation runs meanwhile: the
+   * messages before it are answered in the old session, the ones after it in the fresh one. Clearing twice
+   * (a redelivered head) is harmless.
+   */
+  async function startFreshSession(conversation: string, event: QueuedMessage): Promise<SettledTurn> {
+    await services.history.clear(event.agent, conversation);
+    const to: Recipient = {
+      channel: event.channel,
+      chat: event.chat,
+      ...(event.thread ? { thread: event.thread } : {}),
+    };
+    return { to, text: NEW_SESSION_STARTED, turnId: turnIdOf(event) };
+  }
+
   async function drain(job: Job<DrainJobData>): Promise<void> {
     const { conversation, agent } = job.data;
     // The session is read with the inbox head, in the same round trip, when the kick named the agent.
@@ -130,7 +152,10 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     let event = await inbox.head(conversation);
     for (let n = 0; event && n < maxEvents && !closing; n++) {
       const session = n === 0 && event.agent === agent ? ahead : undefined;
-      const reply = await runEvent(conversation, event, session);
+      const reply =
+        parseChatCommand(event) === 'new'
+          ? await startFreshSession(conversation, event)
+          : await runEvent(conversation, event, session);
       if (!reply) return;
       // History, reply and the event's removal in one step: exactly one reply per event, in order.
       event = await inbox.settle(conversation, event, reply);

@@ -12,10 +12,12 @@ import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { createTextRedactor } from '../core/redact.ts';
 import { createRedis } from '../core/redis.ts';
+import { createChatCommands } from '../gateway/chat-commands.ts';
 import type { ConfigDiagnostics } from '../gateway/health.ts';
 import { createOpsDeps } from '../gateway/ops-deps.ts';
 import { startOpsServer } from '../gateway/ops-server.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
+import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
 import type { Role } from './worker-role.ts';
@@ -38,16 +40,21 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   const { url, prefix } = config.redis;
   const inbox = createConversationInbox(redis, prefix, logger);
   const turns = createTurnQueue(url, prefix);
+  const redact = createTextRedactor(config.secrets);
+  const subscriber = createRedis(url);
+  subscriber.on('error', () => {});
+  const abortBus = createAbortBus(redis, subscriber, prefix, logger);
+  const outbox = createReplyOutbox(redis, prefix, redact);
   const host = createChannelHost({
     config,
     logger,
     ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c, a) => turns.kick(c, a) },
     ...(opts.routes ? { routes: opts.routes } : {}),
     ...(opts.actions ? { actions: opts.actions } : {}),
+    commands: createChatCommands({ config, redis, logger, abortBus, outbox }),
   });
   const holder = newWorkerId();
   const metrics = createMetricsStore(redis, prefix, logger);
-  const redact = createTextRedactor(config.secrets);
   const senders = opts.adapters.map((adapter) =>
     startReplyPump({
       adapter,
@@ -67,9 +74,6 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
     await adapter.start(host);
     holds.push(await presence.hold(adapter.key, holder));
   }
-  const subscriber = createRedis(url);
-  subscriber.on('error', () => {});
-  const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const byKey = new Map(opts.adapters.map((a) => [a.key, a]));
   // Only this gateway's adapters: another gateway holds (and shows typing for) the other channels.
   const stopTyping = await subscribeTyping(subscriber, prefix, logger, async (to) => {

@@ -1,0 +1,114 @@
+// Chat commands on the runtime: /status and /stop answer while a turn runs, /new drops the history, authz first.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  NEW_SESSION_STARTED,
+  STOP_NOTHING_RUNNING,
+  STOP_REQUESTED,
+  TURN_ABORTED,
+} from '../../../src/channel/messages.ts';
+import { conversationId } from '../../../src/channel/types.ts';
+import { runningTurnsKey } from '../../../src/control-plane/running-turns.ts';
+import { createRuntimeHarness, echoResponder, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { waitFor } from '../../helpers/wait.ts';
+
+// Only alice may talk to the agent on the local channel.
+const TOML = `
+[providers.models.custom.fake]
+uri = "\${MODEL_URI}"
+model = "fake-model"
+
+[reliability]
+provider_retries = 0
+
+[risk_profiles.default]
+
+[agents.main]
+model_provider = "custom.fake"
+risk_profile = "default"
+
+[peer_groups.local]
+channel = "local.test"
+agents = ["main"]
+external_peers = ["alice"]
+`;
+
+/** Longer than any test's timeout: a reply that waited for this turn would fail the test. */
+const SLOW_MS = 120_000;
+
+let h: RuntimeHarness;
+beforeAll(async () => {
+  h = await createRuntimeHarness('chat-commands', TOML);
+});
+afterAll(() => h.close());
+beforeEach(() => {
+  h.server.reset();
+  h.local.replies.length = 0;
+  h.server.respond(echoResponder((t) => (t === 'slow' ? SLOW_MS : 0)));
+});
+
+const say = (chat: string, text: string, senderId = 'alice') => h.local.inject({ chat, text, senderId });
+const texts = (chat: string) => h.local.replies.filter((r) => r.to.chat === chat).map((r) => r.text);
+/** The running mark is what /status and /stop read: wait for it rather than for time. */
+async function startSlowTurn(chat: string) {
+  await say(chat, 'slow');
+  const key = runningTurnsKey(h.prefix);
+  const conv = conversationId('local.test', chat);
+  await waitFor(async () => (await h.redis.hexists(key, conv)) === 1, 10_000, 'the turn running');
+}
+const userTexts = (i: number) =>
+  ((h.server.requests[i]?.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [])
+    .filter((m) => m.role !== 'system')
+    .map((m) => String(m.content));
+
+describe('chat commands', () => {
+  it('/status answers while a slow turn runs, and /stop aborts that turn without waiting for it', async () => {
+    await startSlowTurn('s1');
+    expect(await say('s1', '/status')).toMatchObject({ accepted: true });
+    const [status] = await h.local.waitForReplies(1, { chat: 's1', timeoutMs: 10_000 });
+    expect(status?.text).toContain('Agent: main');
+    expect(status?.text).toContain('Model: custom.fake (fake-model)');
+    expect(status?.text).toContain('Turn: running');
+    expect(status?.text).toContain('Background tasks: none');
+
+    await say('s1', '/stop');
+    await h.local.waitForReplies(3, { chat: 's1', timeoutMs: 10_000 });
+    expect(texts('s1').slice(1).sort()).toEqual([STOP_REQUESTED, TURN_ABORTED].sort());
+
+    // Idle again: /stop has nothing to stop and /status says so.
+    await waitFor(async () => (await h.redis.hlen(runningTurnsKey(h.prefix))) === 0, 10_000, 'mark cleared');
+    await say('s1', '/stop');
+    await say('s1', '/status');
+    await h.local.waitForReplies(5, { chat: 's1', timeoutMs: 10_000 });
+    expect(texts('s1')[3]).toBe(STOP_NOTHING_RUNNING);
+    expect(texts('s1')[4]).toContain('Turn: idle');
+  });
+
+  it('/new: the next model request carries no earlier history (and before it, history is sent)', async () => {
+    await say('n1', 'first');
+    await say('n1', 'second');
+    await h.local.waitForReplies(2, { chat: 'n1', timeoutMs: 10_000 });
+    expect(userTexts(1)).toEqual(['first', 'echo: first', 'second']);
+
+    await say('n1', '/new');
+    await say('n1', 'third');
+    await h.local.waitForReplies(4, { chat: 'n1', timeoutMs: 10_000 });
+    expect(texts('n1').slice(2)).toEqual([NEW_SESSION_STARTED, 'echo: third']);
+    expect(h.server.requests).toHaveLength(3); // /new itself asks the model nothing
+    expect(userTexts(2)).toEqual(['third']);
+  });
+
+  it("an unauthorised sender's commands do nothing", async () => {
+    await startSlowTurn('u1');
+    for (const cmd of ['/stop', '/status', '/new']) {
+      expect(await say('u1', cmd, 'mallory')).toMatchObject({ accepted: false, reason: 'unauthorised' });
+    }
+    // Alice's /status is answered after mallory's commands: had they produced replies, they would be here too.
+    await say('u1', '/status');
+    await h.local.waitForReplies(1, { chat: 'u1', timeoutMs: 10_000 });
+    expect(texts('u1')).toHaveLength(1);
+    expect(texts('u1')[0]).toContain('Turn: running');
+    await say('u1', '/stop');
+    await h.local.waitForReplies(3, { chat: 'u1', timeoutMs: 10_000 });
+    expect(texts('u1')).toContain(TURN_ABORTED);
+  });
+});
