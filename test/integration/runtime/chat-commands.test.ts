@@ -55,10 +55,12 @@ async function startSlowTurn(chat: string) {
   const conv = conversationId('local.test', chat);
   await waitFor(async () => (await h.redis.hexists(key, conv)) === 1, 10_000, 'the turn running');
 }
-const userTexts = (i: number) =>
-  ((h.server.requests[i]?.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [])
-    .filter((m) => m.role !== 'system')
-    .map((m) => String(m.content));
+type ModelBody = { messages?: Array<{ role: string; content: unknown }> };
+/** What the model was shown on request `i`, system prompt left out. */
+function userTexts(i: number): string[] {
+  const body = h.server.requests[i]?.body as ModelBody | undefined;
+  return (body?.messages ?? []).filter((m) => m.role !== 'system').map((m) => String(m.content));
+}
 
 describe('chat commands', () => {
   it('/status answers while a slow turn runs, and /stop aborts that turn without waiting for it', async () => {
