@@ -8,6 +8,7 @@ import {
 } from '../../../src/channel/messages.ts';
 import { conversationId } from '../../../src/channel/types.ts';
 import { runningTurnsKey } from '../../../src/control-plane/running-turns.ts';
+import { createTaskRecords, type TaskRecord } from '../../../src/control-plane/task-records.ts';
 import { createRuntimeHarness, echoResponder, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -97,6 +98,35 @@ describe('chat commands', () => {
     expect(texts('n1').slice(2)).toEqual([NEW_SESSION_STARTED, 'echo: third']);
     expect(h.server.requests).toHaveLength(3); // /new itself asks the model nothing
     expect(userTexts(2)).toEqual(['third']);
+  });
+
+  it("/status lists the sender's running background tasks in this channel, not others'", async () => {
+    const records = createTaskRecords(h.redis, h.prefix);
+    const task = (id: string, sender: string, status: TaskRecord['status']): TaskRecord => ({
+      task_id: id,
+      kind: 'delegate',
+      agent: 'researcher',
+      chain: ['main'],
+      mode: 'independent',
+      status,
+      output: null,
+      error: null,
+      depth: 1,
+      sender,
+      owner: null,
+      heartbeat_at: null,
+      progress: null,
+      timeout_budget_secs: null,
+      parent_tool_call_id: null,
+      started_at: new Date(Date.now() - 5000).toISOString(),
+      finished_at: null,
+    });
+    await records.create(task('00000000-0000-4000-8000-000000000001', 'local.test:alice', 'running'));
+    await records.create(task('00000000-0000-4000-8000-000000000002', 'local.test:bob', 'running'));
+    await records.create(task('00000000-0000-4000-8000-000000000003', 'local.test:alice', 'completed'));
+    await say('t1', '/status');
+    const [status] = await h.local.waitForReplies(1, { chat: 't1', timeoutMs: 10_000 });
+    expect(status?.text).toMatch(/^Background tasks: 1 running \(researcher, \d+s\)$/m);
   });
 
   it("an unauthorised sender's commands do nothing", async () => {
