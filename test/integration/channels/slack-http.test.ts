@@ -146,6 +146,14 @@ describe('slack HTTP mode', () => {
       actionId: 'ap:7',
       messageId: messageTs,
     });
+    // A press on a long message: past the ops API's 16 KiB body limit, which does not apply here.
+    const big = blockActions(
+      { channel, messageTs, actionId: 'dn:7', user: 'U0ALICE', text: 'x'.repeat(40_000) },
+      fake.apiUrl,
+    );
+    expect((await postSlackInteraction(url, SECRET, big)).status).toBe(200);
+    await fake.waitFor(() => presses.length === 2, 'the second press at the action handler');
+    expect(presses[1]?.actionId).toBe('dn:7');
     // A forged press goes nowhere.
     const forged = await postSlackInteraction(url, 'wrong', { ...payload, trigger_id: 'other' });
     expect(forged.status).toBe(401);
