@@ -1,10 +1,11 @@
-// The Slack channel on @slack/bolt: Socket Mode in (messages, mentions, button presses), Web API out.
+// The Slack channel on @slack/bolt: Socket Mode or HTTP mode in (messages, mentions, button presses), Web API out.
 import { App, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { ChannelAdapter, ChannelHost, InboundEvent, MessageRef } from '../../src/channel/types.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { boltLogger } from './bolt-logger.ts';
+import { createSlackHttpEndpoint } from './http-mode.ts';
 import { type InboundContext, type Mapped, mapAction, mapMessage } from './inbound.ts';
-import { HTTP_MODE_NOT_AVAILABLE } from './messages.ts';
+import { HTTP_MODE_LISTENING, NO_MODE } from './messages.ts';
 import { buildBlocks, escapeText, mapSendError, SLACK_MAX_MESSAGE_LENGTH } from './outbound.ts';
 import { guardFrames, keepReconnecting } from './socket-guard.ts';
 
@@ -13,7 +14,7 @@ export interface SlackAdapterOptions {
   botToken: string;
   /** App-level token (`xapp-…`): Socket Mode. */
   appToken?: string | undefined;
-  /** HTTP mode (not in this build yet). */
+  /** HTTP mode when there is no app token: `POST /slack/<alias>/events` on the gateway's port, signed with this. */
   signingSecret?: string | undefined;
   /** Web API root (`clientOptions.slackApiUrl`; covers apps.connections.open too). */
   apiBaseUrl: string;
@@ -43,6 +44,19 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
   const web = new webApi.WebClient(opts.botToken, { ...clientOptions(), logger: boltLogger(log) });
   let receiver: SocketModeReceiver | null = null;
   let cancelReconnects = () => {};
+  let httpHandlers: {
+    event(e: unknown, retryNum?: number): Promise<void>;
+    action(p: unknown): Promise<void>;
+  } | null = null;
+  const http =
+    !opts.appToken && opts.signingSecret
+      ? createSlackHttpEndpoint({
+          alias: opts.alias,
+          signingSecret: opts.signingSecret,
+          logger: log,
+          handlers: () => httpHandlers,
+        })
+      : null;
 
   async function deliver(host: ChannelHost, mapped: Mapped<InboundEvent>, what: string, retryNum?: number) {
     if (!mapped.ok) {
@@ -55,15 +69,28 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
     if (!result.accepted) log.debug({ channel: key, reason: result.reason }, `slack ${what} not accepted`);
   }
 
-  async function startSocketMode(host: ChannelHost, appToken: string) {
+  async function inboundContext(): Promise<InboundContext> {
     const auth = await web.auth.test();
-    const ctx: InboundContext = {
+    return {
       channelKey: key,
       botUserId: String(auth.user_id ?? ''),
       botId: String(auth.bot_id ?? ''),
       threadReplies: opts.threadReplies,
       channelIds: new Set(opts.channelIds),
     };
+  }
+
+  async function startHttpMode(host: ChannelHost, path: string) {
+    const ctx = await inboundContext();
+    httpHandlers = {
+      event: (event, retryNum) => deliver(host, mapMessage(event, ctx), 'event', retryNum),
+      action: (payload) => deliver(host, mapAction(payload, ctx), 'button press'),
+    };
+    log.info({ channel: key, path }, HTTP_MODE_LISTENING);
+  }
+
+  async function startSocketMode(host: ChannelHost, appToken: string) {
+    const ctx = await inboundContext();
     const logger = boltLogger(log);
     const r = new SocketModeReceiver({
       appToken,
@@ -103,13 +130,16 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
     key,
     maxMessageLength: SLACK_MAX_MESSAGE_LENGTH,
     async start(host) {
-      if (!opts.appToken) {
-        log.error({ channel: key }, HTTP_MODE_NOT_AVAILABLE);
-        return;
-      }
-      await startSocketMode(host, opts.appToken);
+      if (opts.appToken) return startSocketMode(host, opts.appToken);
+      if (http) return startHttpMode(host, http.route.path);
+      log.error({ channel: key }, NO_MODE);
     },
+    routes: () => (http ? [http.route] : []),
     async stop() {
+      if (http) {
+        httpHandlers = null;
+        await http.drain();
+      }
       cancelReconnects();
       const r = receiver;
       receiver = null;

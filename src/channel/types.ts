@@ -131,6 +131,31 @@ export interface ChannelAdapter {
    * A platform without such an indicator does nothing here: the adapter degrades, never the runtime.
    */
   typing(to: Recipient): Promise<void>;
+  /**
+   * Webhook endpoints this adapter serves on the gateway's HTTP server (e.g. Slack's HTTP mode). Asked once,
+   * after start; the adapter authenticates each request itself (no bearer token applies to these paths).
+   */
+  routes?(): ChannelHttpRoute[];
+}
+
+/** A request to a channel route: lower-cased headers and the raw body (signatures are over the bytes). */
+export interface ChannelHttpRequest {
+  headers: Readonly<Record<string, string | undefined>>;
+  body: Buffer;
+}
+
+export interface ChannelHttpResponse {
+  status: number;
+  /** An object is sent as JSON; a string as text/plain. */
+  body?: string | Record<string, unknown>;
+}
+
+export interface ChannelHttpRoute {
+  method: 'POST';
+  /** Absolute path, e.g. `/slack/ops/events`. */
+  path: string;
+  /** Answers quickly (platforms time out in seconds): slow work continues after the response. */
+  handle(req: ChannelHttpRequest): Promise<ChannelHttpResponse>;
 }
 
 /** Where button presses go (the approvals broker); the host only validates and forwards them. */

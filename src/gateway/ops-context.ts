@@ -1,5 +1,6 @@
 // What the ops API is built from: its dependencies (given by the role that starts it) and their resolved form.
 import type { Redis } from 'ioredis';
+import type { ChannelHttpRoute } from '../channel/types.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { ChannelState } from '../control-plane/channel-presence.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
@@ -29,6 +30,8 @@ export interface OpsServerDeps {
   abortSession: AbortSession;
   tasks: TaskList;
   metrics: MetricsStore;
+  /** Webhook routes of the started channel adapters (served without the bearer token). */
+  channelRoutes?: ChannelHttpRoute[];
   /** Deadline of each Redis-backed probe (default 1000 ms). */
   probeTimeoutMs?: number;
 }

@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import { isLoopbackHost } from '../config/rules.ts';
 import { bearerMatches, isOpenPath } from './auth.ts';
+import { registerChannelRoutes } from './channel-routes.ts';
 import { bodyTooLarge, INTERNAL_ERROR, INVALID_JSON, noRoute, UNAUTHORIZED } from './messages.ts';
 import { type OpsServerDeps, resolveOpsContext } from './ops-context.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
@@ -24,6 +25,7 @@ const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
 export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   const ctx = resolveOpsContext(deps);
   const logger = deps.logger.child({ component: 'ops-api' });
+  const channelPaths = new Set((deps.channelRoutes ?? []).map((r) => r.path));
   // Typed as Fastify's logger interface so the instance keeps the default FastifyInstance type.
   const loggerInstance: FastifyBaseLogger = logger;
   const app = Fastify({
@@ -47,7 +49,8 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   });
 
   app.addHook('onRequest', async (req, reply) => {
-    if (ctx.apiToken === undefined || isOpenPath(req.url)) return;
+    // Channel webhooks carry the platform's signature instead, checked by their adapter.
+    if (ctx.apiToken === undefined || isOpenPath(req.url) || channelPaths.has(pathOf(req.url))) return;
     if (!bearerMatches(req.headers.authorization, ctx.apiToken)) {
       logger.warn({ method: req.method, path: pathOf(req.url), ip: req.ip }, 'ops api: unauthorized request');
       return reply.code(401).header('www-authenticate', 'Bearer').send({ error: UNAUTHORIZED });
@@ -96,6 +99,7 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   });
 
   registerOpsRoutes(app, ctx);
+  registerChannelRoutes(app, deps.channelRoutes ?? []);
   return app;
 }
 

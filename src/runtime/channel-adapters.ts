@@ -2,7 +2,6 @@
 // Adapters take plain options (they import only src/channel and src/core); the config mapping lives here.
 
 import { createDiscordAdapter } from '../../channels/discord/discord-adapter.ts';
-import { HTTP_MODE_NOT_AVAILABLE } from '../../channels/slack/messages.ts';
 import { createSlackAdapter } from '../../channels/slack/slack-adapter.ts';
 import { createTelegramAdapter } from '../../channels/telegram/telegram-adapter.ts';
 import type { ChannelAdapter } from '../channel/types.ts';
@@ -16,13 +15,8 @@ type Factory<C extends ChannelConfig> = (cfg: C, logger: Logger) => ChannelAdapt
 
 /** One entry per platform whose adapter is in this build. */
 const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig, { type: T }>> } = {
-  slack: (cfg, logger) => {
-    // HTTP mode (signing_secret only) comes later: say so, and run without this channel.
-    if (!cfg.app_token) {
-      logger.error(HTTP_MODE_NOT_AVAILABLE);
-      return undefined;
-    }
-    return createSlackAdapter({
+  slack: (cfg, logger) =>
+    createSlackAdapter({
       alias: cfg.alias,
       botToken: cfg.bot_token ?? '',
       appToken: cfg.app_token,
@@ -31,8 +25,7 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
       channelIds: cfg.channel_ids,
       threadReplies: cfg.thread_replies,
       logger,
-    });
-  },
+    }),
   telegram: (cfg, logger) =>
     createTelegramAdapter({
       alias: cfg.alias,

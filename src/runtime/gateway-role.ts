@@ -35,7 +35,12 @@ export interface GatewayRoleOptions {
   actions?: ActionHandler;
 }
 
-export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> {
+export interface GatewayRole extends Role {
+  /** The ops server's base URL (channel webhooks are served there too); null when it is not served. */
+  opsUrl: string | null;
+}
+
+export async function startGatewayRole(opts: GatewayRoleOptions): Promise<GatewayRole> {
   const { config, logger, redis } = opts;
   const { url, prefix } = config.redis;
   const inbox = createConversationInbox(redis, prefix, logger);
@@ -79,11 +84,22 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   const stopTyping = await subscribeTyping(subscriber, prefix, logger, async (to) => {
     await byKey.get(to.channel)?.typing(to);
   });
+  // Webhook routes (Slack HTTP mode) are asked for after start, and served on the ops server's port.
+  const channelRoutes = opts.adapters.flatMap((a) => a.routes?.() ?? []);
   const ops = opts.ops
-    ? await startOpsServer(createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }))
+    ? await startOpsServer({
+        ...createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }),
+        channelRoutes,
+      })
     : null;
+  if (!ops && channelRoutes.length > 0)
+    logger.warn(
+      { paths: channelRoutes.map((r) => r.path) },
+      'channel webhook routes not served (no ops server)',
+    );
   logger.info({ channels: opts.adapters.map((a) => a.key), api: ops?.url ?? null }, 'gateway role started');
   return {
+    opsUrl: ops?.url ?? null,
     async close() {
       await ops?.close();
       // Sends under way finish while the adapters can still send; what is left stays queued.

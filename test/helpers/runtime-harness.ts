@@ -51,6 +51,8 @@ export interface RuntimeHarness {
   redis: Redis;
   dataDir: string;
   workers: Role[];
+  /** The gateway's HTTP server (ops API + channel webhooks) when `ops` was given; null otherwise. */
+  opsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,8 @@ export async function createRuntimeHarness(
     adapters?: (config: BatonConfig, logger: Logger) => ChannelAdapter[];
     /** Also start the platform adapters of the TOML's [channels] (through the runtime's factory table). */
     platformChannels?: boolean;
+    /** Serve the gateway's HTTP server (ops API and channel webhooks) on a free loopback port. */
+    ops?: { apiToken?: string };
   } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
@@ -87,8 +91,12 @@ export async function createRuntimeHarness(
     ...(opts.platformChannels ? createChannelAdapters(config, logger) : []),
     ...(opts.adapters?.(config, logger) ?? []),
   ];
+  const gatewayConfig = opts.ops
+    ? { ...config, gateway: { ...config.gateway, port: 0, api_token: opts.ops.apiToken } }
+    : config;
   const gateway = await startGatewayRole({
-    config,
+    config: gatewayConfig,
+    ...(opts.ops ? { ops: loaded } : {}),
     logger,
     redis,
     adapters: [local, ...adapters],
@@ -117,6 +125,7 @@ export async function createRuntimeHarness(
     redis,
     dataDir,
     workers,
+    opsUrl: gateway.opsUrl,
     async close() {
       for (const w of workers) await w.close(1000);
       await gateway.close(1000);

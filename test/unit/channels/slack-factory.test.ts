@@ -1,6 +1,5 @@
-// [channels.slack.<alias>] → the Slack adapter (Socket Mode), or a clear error and no adapter (HTTP mode).
+// [channels.slack.<alias>] → the Slack adapter in Socket Mode (app_token) or HTTP mode (signing_secret only).
 import { describe, expect, it } from 'vitest';
-import { HTTP_MODE_NOT_AVAILABLE } from '../../../channels/slack/messages.ts';
 import { loadConfigText } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
@@ -41,11 +40,15 @@ describe('slack adapter factory', () => {
     expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   });
 
-  it('with only signing_secret, logs that HTTP mode is not in this build and builds nothing', () => {
+  it('with only signing_secret, builds slack.<alias> in HTTP mode with its events route', () => {
     const { adapters, lines } = adaptersFor('signing_secret = "s"');
-    expect(adapters).toEqual([]);
-    expect(lines).toContainEqual(
-      expect.objectContaining({ level: 50, channel: 'slack.team', msg: HTTP_MODE_NOT_AVAILABLE }),
-    );
+    expect(adapters.map((a) => a.key)).toEqual(['slack.team']);
+    expect(adapters[0]?.routes?.().map((r) => [r.method, r.path])).toEqual([['POST', '/slack/team/events']]);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+  });
+
+  it('serves no HTTP route in Socket Mode (both set: Socket Mode wins)', () => {
+    const { adapters } = adaptersFor('app_token = "xapp-1"\nsigning_secret = "s"');
+    expect(adapters[0]?.routes?.() ?? []).toEqual([]);
   });
 });
