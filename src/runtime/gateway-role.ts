@@ -5,7 +5,8 @@ import type { ActionHandler, ChannelAdapter } from '../channel/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
-import { createChannelPresence, type PresenceHold } from '../control-plane/channel-presence.ts';
+import { DEFAULT_LEASE_TIMINGS, type LeaseTimings } from '../control-plane/channel-lease.ts';
+import { createChannelPresence } from '../control-plane/channel-presence.ts';
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { subscribeTyping } from '../control-plane/typing-signals.ts';
 import { newWorkerId } from '../core/ids.ts';
@@ -18,6 +19,7 @@ import { startOpsServer } from '../gateway/ops-server.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
+import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
 import type { Role } from './worker-role.ts';
 
 export interface GatewayRoleOptions {
@@ -31,6 +33,9 @@ export interface GatewayRoleOptions {
   ops?: ConfigDiagnostics;
   /** Where button presses go (the approvals broker); absent: presses are logged and dropped. */
   actions?: ActionHandler;
+  /** Channel lease timings (tests shorten them) and a kill switch: when aborted, this gateway stops its channels
+   * without releasing their leases, as a crashed process would. */
+  lease?: Partial<LeaseTimings> & { kill?: AbortSignal };
 }
 
 export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> {
@@ -48,32 +53,48 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   const holder = newWorkerId();
   const metrics = createMetricsStore(redis, prefix, logger);
   const redact = createTextRedactor(config.secrets);
-  const senders = opts.adapters.map((adapter) =>
-    startReplyPump({
-      adapter,
-      redis,
-      redisUrl: url,
-      prefix,
-      logger,
-      metrics,
-      consumer: holder,
-      redact,
-      minIntervalMs: (channelOf(config, adapter.key)?.reply_min_interval_secs ?? 0) * 1000,
-    }),
-  );
   const presence = createChannelPresence(redis, prefix, logger);
-  const holds: PresenceHold[] = [];
+  const timings: LeaseTimings = { ...DEFAULT_LEASE_TIMINGS, ...opts.lease };
+  const runners: ChannelRunner[] = [];
   for (const adapter of opts.adapters) {
-    await adapter.start(host);
-    holds.push(await presence.hold(adapter.key, holder));
+    runners.push(
+      await startChannelRunner({
+        adapter,
+        host,
+        redis,
+        prefix,
+        presence,
+        holder,
+        timings,
+        logger,
+        startPump: (a) =>
+          startReplyPump({
+            adapter: a,
+            redis,
+            redisUrl: url,
+            prefix,
+            logger,
+            metrics,
+            consumer: holder,
+            redact,
+            minIntervalMs: (channelOf(config, a.key)?.reply_min_interval_secs ?? 0) * 1000,
+          }),
+      }),
+    );
   }
+  const crashed = new Promise<void>((resolve) => {
+    const kill = opts.lease?.kill;
+    if (kill?.aborted) resolve();
+    kill?.addEventListener('abort', () => resolve(), { once: true });
+  }).then(() => Promise.all(runners.map((r) => r.close(false))));
   const subscriber = createRedis(url);
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
-  const byKey = new Map(opts.adapters.map((a) => [a.key, a]));
-  // Only this gateway's adapters: another gateway holds (and shows typing for) the other channels.
+  const byKey = new Map(opts.adapters.map((a, i) => [a.key, { adapter: a, runner: runners[i] }]));
+  // Only the channels this gateway runs now: another gateway holds (and shows typing for) the others.
   const stopTyping = await subscribeTyping(subscriber, prefix, logger, async (to) => {
-    await byKey.get(to.channel)?.typing(to);
+    const ch = byKey.get(to.channel);
+    if (ch?.runner?.active()) await ch.adapter.typing(to);
   });
   const ops = opts.ops
     ? await startOpsServer(createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }))
@@ -82,10 +103,9 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
   return {
     async close() {
       await ops?.close();
-      // Sends under way finish while the adapters can still send; what is left stays queued.
-      await Promise.all(senders.map((s) => s.close()));
-      for (const h of holds) await h.release();
-      for (const adapter of opts.adapters) await adapter.stop();
+      // Each channel: sends under way finish, the adapter stops, then the lease goes to a standby gateway.
+      if (opts.lease?.kill?.aborted) await crashed;
+      else for (const r of runners) await r.close(true);
       await stopTyping();
       await abortBus.close();
       subscriber.disconnect();
