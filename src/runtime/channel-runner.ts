@@ -60,7 +60,7 @@ export async function startChannelRunner(o: ChannelRunnerOptions): Promise<Chann
     return {
       key: adapter.key,
       active: () => started,
-      async close(release) {
+      async close(_release) {
         await down();
         await hold.release(); // a heartbeat, not a lock: nobody waits for it to expire
       },

@@ -38,7 +38,12 @@ export interface GatewayRoleOptions {
   lease?: Partial<LeaseTimings> & { kill?: AbortSignal };
 }
 
-export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> {
+export interface GatewayRole extends Role {
+  /** This gateway's id: the value of the presence/lease keys of the channels it holds. */
+  readonly holder: string;
+}
+
+export async function startGatewayRole(opts: GatewayRoleOptions): Promise<GatewayRole> {
   const { config, logger, redis } = opts;
   const { url, prefix } = config.redis;
   const inbox = createConversationInbox(redis, prefix, logger);
@@ -101,6 +106,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Role> 
     : null;
   logger.info({ channels: opts.adapters.map((a) => a.key), api: ops?.url ?? null }, 'gateway role started');
   return {
+    holder,
     async close() {
       await ops?.close();
       // Each channel: sends under way finish, the adapter stops, then the lease goes to a standby gateway.
