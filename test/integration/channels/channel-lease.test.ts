@@ -10,7 +10,11 @@ import { leaseKey } from '../../../src/control-plane/channel-lease.ts';
 import { createChannelPresence } from '../../../src/control-plane/channel-presence.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { checkHealth } from '../../../src/gateway/health.ts';
-import { type GatewayRole, type GatewayRoleOptions, startGatewayRole } from '../../../src/runtime/gateway-role.ts';
+import {
+  type GatewayRole,
+  type GatewayRoleOptions,
+  startGatewayRole,
+} from '../../../src/runtime/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../../src/runtime/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../../fakes/model-server.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
@@ -58,7 +62,13 @@ function tracked(): Tracked {
 }
 
 async function gateway(t: Tracked, lease?: GatewayRoleOptions['lease']): Promise<GatewayRole> {
-  const g = await startGatewayRole({ config, logger, redis, adapters: [t.adapter], ...(lease ? { lease } : {}) });
+  const g = await startGatewayRole({
+    config,
+    logger,
+    redis,
+    adapters: [t.adapter],
+    ...(lease ? { lease } : {}),
+  });
   gateways.push(g);
   return g;
 }
@@ -134,6 +144,7 @@ describe('channel lease', () => {
     const b = tracked();
     const ga = await gateway(a);
     const gb = await gateway(b);
+    expect(b.running()).toBe(false);
     send(1, 5);
     await waitFor(() => replies().length >= 2, 30_000, 'first replies');
     const closing = ga.close(1000);
