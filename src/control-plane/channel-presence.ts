@@ -1,4 +1,5 @@
 // Channel presence (approvals.md §10): the gateway holding a channel refreshes `<prefix>:presence:<key>`; live while it exists.
+// For single-consumer platforms the same key is the channel's lease (channel-lease.ts); its value is the holder id.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../core/errors.ts';
@@ -26,6 +27,8 @@ export interface ChannelPresence {
   liveChannels(): Promise<string[]>;
   /** The state of each given channel key. */
   states(channelKeys: readonly string[]): Promise<Record<string, ChannelState>>;
+  /** Which gateway (holder id) holds each given channel key; null when none does. */
+  holders(channelKeys: readonly string[]): Promise<Record<string, string | null>>;
 }
 
 export function createChannelPresence(redis: Redis, prefix: string, logger: Logger): ChannelPresence {
@@ -63,6 +66,11 @@ export function createChannelPresence(redis: Redis, prefix: string, logger: Logg
       if (channelKeys.length === 0) return {};
       const values = await redis.mget(...channelKeys.map((k) => `${keyPrefix}${k}`));
       return Object.fromEntries(channelKeys.map((k, i) => [k, values[i] !== null ? 'live' : 'down']));
+    },
+    async holders(channelKeys) {
+      if (channelKeys.length === 0) return {};
+      const values = await redis.mget(...channelKeys.map((k) => `${keyPrefix}${k}`));
+      return Object.fromEntries(channelKeys.map((k, i) => [k, values[i] ?? null]));
     },
   };
   return presence;

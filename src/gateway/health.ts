@@ -25,6 +25,8 @@ export interface HealthProbes {
   redis: Redis;
   queues: QueueStats;
   channels: () => Promise<Record<string, ChannelState>>;
+  /** Which gateway holds each channel (its presence/lease value); absent: not reported. */
+  channelHolders?: () => Promise<Record<string, string | null>>;
   /** Each live worker's published status (its shell sandbox); absent: not reported. */
   workers?: () => Promise<Record<string, WorkerStatus>>;
   diagnostics: ConfigDiagnostics;
@@ -41,6 +43,8 @@ export interface HealthReport {
   redis: { ok: true; latency_ms: number } | { ok: false; error: string };
   queues: Record<string, JobCounts> | null;
   channels: Record<string, ChannelState> | null;
+  /** The gateway holding each channel (Telegram and Discord: the lease holder), when reported. */
+  channel_holders?: Record<string, string | null>;
   /** Per live worker: the sandbox probe and how each risk profile's shell commands run there. */
   workers: Record<string, WorkerStatus> | null;
 }
@@ -76,15 +80,18 @@ export async function checkHealth(p: HealthProbes): Promise<HealthReport> {
   let queues: HealthReport['queues'] = null;
   let channels: HealthReport['channels'] = null;
   let workers: HealthReport['workers'] = null;
+  let holders: HealthReport['channel_holders'];
   if (!redis.ok) {
     redis.error = p.redact(redis.error);
     problems.push(redisUnreachable(redis.error));
   } else {
-    const [q, c, w] = await Promise.all([
+    const [q, c, w, hd] = await Promise.all([
       settle(() => p.queues.counts(), p.timeoutMs),
       settle(() => p.channels(), p.timeoutMs),
       settle(() => (p.workers ? p.workers() : Promise.resolve(null)), p.timeoutMs),
+      settle(() => (p.channelHolders ? p.channelHolders() : Promise.resolve(null)), p.timeoutMs),
     ]);
+    if (hd.ok && hd.value) holders = hd.value;
     if (q.ok) queues = q.value;
     else problems.push(queueStatsUnavailable(p.redact(q.error)));
     if (c.ok) {
@@ -105,6 +112,7 @@ export async function checkHealth(p: HealthProbes): Promise<HealthReport> {
     channels,
     workers,
   };
+  if (holders) report.channel_holders = holders;
   if (problems.length > 0) report.problems = problems;
   if (configErrors.length > 0) report.config_errors = configErrors;
   if (p.diagnostics.droppedSections.length > 0) report.dropped_sections = [...p.diagnostics.droppedSections];

@@ -25,6 +25,8 @@ export interface OpsServerDeps {
   queues: QueueStats;
   /** State of each channel this deployment is expected to hold; a `down` one degrades /healthz. */
   channels: () => Promise<Record<string, ChannelState>>;
+  /** Which gateway holds each channel (the presence/lease value), shown by /healthz. */
+  channelHolders?: () => Promise<Record<string, string | null>>;
   /** Each live worker's published status (shell sandbox); a required sandbox that cannot run degrades /healthz. */
   workers?: () => Promise<Record<string, WorkerStatus>>;
   abortSession: AbortSession;

@@ -42,6 +42,7 @@ export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
     diagnostics: o.load,
     queues: createQueueStats({ url: config.redis.url, prefix, channelKeys: expected }),
     channels: () => presence.states(expected),
+    channelHolders: () => presence.holders(expected),
     workers: () => workerStatus.all(),
     abortSession: createSessionAbort(createRunningTurns(redis, prefix, logger), o.abortBus),
     tasks: createTaskList(redis, prefix),

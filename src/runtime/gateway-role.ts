@@ -5,7 +5,8 @@ import type { ActionHandler, ChannelAdapter } from '../channel/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
-import { createChannelPresence, type PresenceHold } from '../control-plane/channel-presence.ts';
+import { DEFAULT_LEASE_TIMINGS, type LeaseTimings } from '../control-plane/channel-lease.ts';
+import { createChannelPresence } from '../control-plane/channel-presence.ts';
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { subscribeTyping } from '../control-plane/typing-signals.ts';
 import { newWorkerId } from '../core/ids.ts';
@@ -20,6 +21,7 @@ import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
+import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
 import type { Role } from './worker-role.ts';
 
 export interface GatewayRoleOptions {
@@ -33,11 +35,16 @@ export interface GatewayRoleOptions {
   ops?: ConfigDiagnostics;
   /** Where button presses go (the approvals broker); absent: presses are logged and dropped. */
   actions?: ActionHandler;
+  /** Channel lease timings (tests shorten them) and a kill switch: when aborted, this gateway stops its channels
+   * without releasing their leases, as a crashed process would. */
+  lease?: Partial<LeaseTimings> & { kill?: AbortSignal };
 }
 
 export interface GatewayRole extends Role {
   /** The ops server's base URL (channel webhooks are served there too); null when it is not served. */
   opsUrl: string | null;
+  /** This gateway's id: the value of the presence/lease keys of the channels it holds. */
+  readonly holder: string;
 }
 
 export async function startGatewayRole(opts: GatewayRoleOptions): Promise<GatewayRole> {
@@ -60,29 +67,45 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   });
   const holder = newWorkerId();
   const metrics = createMetricsStore(redis, prefix, logger);
-  const senders = opts.adapters.map((adapter) =>
-    startReplyPump({
-      adapter,
-      redis,
-      redisUrl: url,
-      prefix,
-      logger,
-      metrics,
-      consumer: holder,
-      redact,
-      minIntervalMs: (channelOf(config, adapter.key)?.reply_min_interval_secs ?? 0) * 1000,
-    }),
-  );
   const presence = createChannelPresence(redis, prefix, logger);
-  const holds: PresenceHold[] = [];
+  const timings: LeaseTimings = { ...DEFAULT_LEASE_TIMINGS, ...opts.lease };
+  const runners: ChannelRunner[] = [];
   for (const adapter of opts.adapters) {
-    await adapter.start(host);
-    holds.push(await presence.hold(adapter.key, holder));
+    runners.push(
+      await startChannelRunner({
+        adapter,
+        host,
+        redis,
+        prefix,
+        presence,
+        holder,
+        timings,
+        logger,
+        startPump: (a) =>
+          startReplyPump({
+            adapter: a,
+            redis,
+            redisUrl: url,
+            prefix,
+            logger,
+            metrics,
+            consumer: holder,
+            redact,
+            minIntervalMs: (channelOf(config, a.key)?.reply_min_interval_secs ?? 0) * 1000,
+          }),
+      }),
+    );
   }
-  const byKey = new Map(opts.adapters.map((a) => [a.key, a]));
-  // Only this gateway's adapters: another gateway holds (and shows typing for) the other channels.
+  const crashed = new Promise<void>((resolve) => {
+    const kill = opts.lease?.kill;
+    if (kill?.aborted) resolve();
+    kill?.addEventListener('abort', () => resolve(), { once: true });
+  }).then(() => Promise.all(runners.map((r) => r.close(false))));
+  const byKey = new Map(opts.adapters.map((a, i) => [a.key, { adapter: a, runner: runners[i] }]));
+  // Only the channels this gateway runs now: another gateway holds (and shows typing for) the others.
   const stopTyping = await subscribeTyping(subscriber, prefix, logger, async (to) => {
-    await byKey.get(to.channel)?.typing(to);
+    const ch = byKey.get(to.channel);
+    if (ch?.runner?.active()) await ch.adapter.typing(to);
   });
   // Webhook routes (Slack HTTP mode) are asked for after start, and served on the ops server's port.
   const channelRoutes = opts.adapters.flatMap((a) => a.routes?.() ?? []);
@@ -100,12 +123,12 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   logger.info({ channels: opts.adapters.map((a) => a.key), api: ops?.url ?? null }, 'gateway role started');
   return {
     opsUrl: ops?.url ?? null,
+    holder,
     async close() {
       await ops?.close();
-      // Sends under way finish while the adapters can still send; what is left stays queued.
-      await Promise.all(senders.map((s) => s.close()));
-      for (const h of holds) await h.release();
-      for (const adapter of opts.adapters) await adapter.stop();
+      // Each channel: sends under way finish, the adapter stops, then the lease goes to a standby gateway.
+      if (opts.lease?.kill?.aborted) await crashed;
+      else for (const r of runners) await r.close(true);
       await stopTyping();
       await abortBus.close();
       subscriber.disconnect();
