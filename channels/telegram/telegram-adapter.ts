@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
+import { toTelegramHtml } from '../../src/channel/markdown/telegram-html.ts';
 import {
   type Button,
   type ChannelAdapter,
@@ -39,6 +40,10 @@ export interface TelegramAdapterOptions {
   /** start() waits this long for Telegram, then polling goes on connecting in the background. */
   readyTimeoutMs?: number;
 }
+
+/** Telegram refusing the formatting (not the message): the same text is sent again without parse_mode. */
+const isParseError = (err: unknown) =>
+  err instanceof GrammyError && err.error_code === 400 && /can't parse entities/i.test(err.description);
 
 const chatIdOf = (chat: string): number | string => (/^-?\d+$/.test(chat) ? Number(chat) : chat);
 const threadOf = (thread?: string) =>
@@ -153,11 +158,19 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
     },
     async send(to, msg): Promise<MessageRef> {
       const rows = msg.buttons ?? [];
+      const extra = { ...threadOf(to.thread), ...(rows.length ? { reply_markup: keyboard(rows) } : {}) };
+      const chat = chatIdOf(to.chat);
       try {
-        const sent = await bot.api.sendMessage(chatIdOf(to.chat), msg.text, {
-          ...threadOf(to.thread),
-          ...(rows.length ? { reply_markup: keyboard(rows) } : {}),
-        });
+        const sent = await bot.api
+          .sendMessage(chat, toTelegramHtml(msg.text), { ...extra, parse_mode: 'HTML' })
+          .catch((err: unknown) => {
+            if (!isParseError(err)) throw err;
+            logger.warn(
+              { chat: to.chat, err: errorMessage(err) },
+              'telegram refused the formatting; sent as plain text',
+            );
+            return bot.api.sendMessage(chat, msg.text, extra);
+          });
         return { channel: key, chat: to.chat, messageId: String(sent.message_id) };
       } catch (err) {
         throw mapSendError(err);
@@ -166,9 +179,21 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
     async edit(ref, msg) {
       try {
         // An empty keyboard removes the buttons.
-        await bot.api.editMessageText(chatIdOf(ref.chat), Number(ref.messageId), msg.text, {
-          reply_markup: keyboard(msg.buttons),
-        });
+        const chat = chatIdOf(ref.chat);
+        const extra = { reply_markup: keyboard(msg.buttons) };
+        await bot.api
+          .editMessageText(chat, Number(ref.messageId), toTelegramHtml(msg.text), {
+            ...extra,
+            parse_mode: 'HTML',
+          })
+          .catch((err: unknown) => {
+            if (!isParseError(err)) throw err;
+            logger.warn(
+              { chat: ref.chat, err: errorMessage(err) },
+              'telegram refused the formatting; edited as plain text',
+            );
+            return bot.api.editMessageText(chat, Number(ref.messageId), msg.text, extra);
+          });
       } catch (err) {
         if (err instanceof GrammyError && /message is not modified/i.test(err.description)) return;
         throw mapSendError(err);
