@@ -32,8 +32,13 @@ export function chunkMarkdown(text: string, max: number): string[] {
   const chunks: string[] = [];
   let rest = [...text];
   while (rest.length > max) {
-    let piece = cutPiece(rest, max - RESERVE);
+    // Cut as chunkText would; only a cut inside a fence is redone with room left for the closing fence.
+    let piece = cutPiece(rest, max);
     let fence = openFence(piece);
+    if (fence) {
+      piece = cutPiece(rest, max - RESERVE);
+      fence = openFence(piece);
+    }
     if (fence && fence.marker.length + 1 > RESERVE) {
       if (fence.marker.length + 1 + fence.reopen.length + 8 > max / 2)
         return [...chunks, ...chunkText(rest.join(''), max)];

@@ -209,6 +209,9 @@ function findCloser(s: string, from: number, d: string): number {
       continue;
     }
     if (s.startsWith(d, j) && j > from && !/\s/.test(s[j - 1] ?? '')) {
+      // In a run longer than the closer (`***`), the closer is the run's end: `***a***` is bold around italic.
+      const run = runLength(s, j, d[0] ?? '');
+      if (d.length === 2 && run > 2) j += run - 2;
       const next = s[j + d.length] ?? '';
       // `**a*` must not close `*` with half of `**`, and `_` closes only at a word's end.
       const sameAfter = next === d[0] && d.length === 1;
