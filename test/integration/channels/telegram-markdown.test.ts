@@ -84,14 +84,14 @@ describe('telegram markdown', () => {
     h.server.respond(() => ({ text: LONG_CODE }));
     tg.injectMessage({ chat: 33, from: 7, text: 'long code' });
     await waitFor(
-      () => tg.sentTo(33).some((s) => s.message.text.includes('Done.')),
+      () => tg.sentTo(33).some((s) => s.message.text?.includes('Done.')),
       30_000,
       'the last chunk',
     );
     const chunks = tg.sentTo(33);
     expect(chunks.length).toBeGreaterThan(2);
     for (const c of chunks) {
-      expect(c.message.text.length).toBeLessThanOrEqual(4096);
+      expect(c.message.text?.length ?? 0).toBeLessThanOrEqual(4096);
       expect(c.versions[0]?.html).toContain('<pre><code class="language-py">');
     }
     const shown = chunks.map((c) => c.message.text).join('\n');
