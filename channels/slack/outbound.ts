@@ -5,7 +5,9 @@ import { type Button, ChannelRateLimitError, type OutboundMessage } from '../../
 
 /**
  * Slack allows 40 000 characters of message text but 3 000 in a section block; one limit for both keeps a
- * chunk valid whether or not it carries buttons (the section holds the text then).
+ * chunk valid whether or not it carries buttons (the section holds the text then). mrkdwn is no longer than
+ * its Markdown source except for the `&amp;`/`&lt;`/`&gt;` escapes (which the plain text had too); a section
+ * Slack refuses for its length comes back as invalid_blocks and goes out as plain_text, which is not escaped.
  */
 export const SLACK_MAX_MESSAGE_LENGTH = 3000;
 /** Slack's limit on a button's label. */

@@ -21,6 +21,11 @@ import type { Logger } from '../../src/core/logger.ts';
 import { type BotIdentity, parseUpdate } from './telegram-inbound.ts';
 import { createPolling } from './telegram-polling.ts';
 
+/**
+ * Telegram counts its 4096 on the text after entity parsing. The rendered HTML shows at most as many characters
+ * as the Markdown source (markers and fences drop, `&lt;` counts as one), and the plain fallback is the source,
+ * so the pump can chunk the source at the full limit: no headroom is needed.
+ */
 export const TELEGRAM_MAX_MESSAGE_LENGTH = 4096;
 /** Update kinds asked for; anything else that still arrives is skipped. */
 const ALLOWED_UPDATES = ['message', 'channel_post', 'callback_query'] as const;
