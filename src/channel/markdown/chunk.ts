@@ -19,8 +19,8 @@ export function openFence(text: string): { marker: string; reopen: string } | nu
       continue;
     }
     const m = OPEN.exec(line);
-    // A backtick fence's info string may not contain a backtick (that line is inline code instead).
-    if (m?.[1] && !(m[1][0] === '`' && line.slice(m[0].length).includes('`')))
+    // An info string with a backtick makes the line text, not a fence (as parse.ts reads it).
+    if (m?.[1] && !line.slice(m[0].length).includes('`'))
       open = { marker: m[1], reopen: m[1] + (m[2] ?? '') };
   }
   return open;
@@ -31,7 +31,12 @@ export function chunkMarkdown(text: string, max: number): string[] {
   if (max < MIN_FENCE_AWARE) return chunkText(text, max);
   const chunks: string[] = [];
   let rest = [...text];
-  while (rest.length > max) {
+  // The text's own unclosed fence is closed too (Discord shows an unclosed one as literal backticks).
+  const closerOf = (text: string) => {
+    const open = openFence(text);
+    return open ? `\n${open.marker}` : '';
+  };
+  while (rest.length + closerOf(rest.join('')).length > max) {
     // Cut as chunkText would; only a cut inside a fence is redone with room left for the closing fence.
     let piece = cutPiece(rest, max);
     let fence = openFence(piece);
@@ -60,7 +65,7 @@ export function chunkMarkdown(text: string, max: number): string[] {
     rest = remainder;
   }
   const last = rest.join('');
-  if (last.trim()) chunks.push(last);
+  if (last.trim()) chunks.push(last + closerOf(last));
   return chunks;
 }
 
