@@ -1,17 +1,20 @@
 // baton outbound messages → Slack chat.postMessage / chat.update arguments (plain text, Block Kit buttons).
 import { type types, webApi } from '@slack/bolt';
+import { toSlackMrkdwn } from '../../src/channel/markdown/slack-mrkdwn.ts';
 import { type Button, ChannelRateLimitError, type OutboundMessage } from '../../src/channel/types.ts';
 
 /**
  * Slack allows 40 000 characters of message text but 3 000 in a section block; one limit for both keeps a
- * chunk valid whether or not it carries buttons (the section holds the text then).
+ * chunk valid whether or not it carries buttons (the section holds the text then). mrkdwn is no longer than
+ * its Markdown source except for the `&amp;`/`&lt;`/`&gt;` escapes (which the plain text had too); a section
+ * Slack refuses for its length comes back as invalid_blocks and goes out as plain_text, which is not escaped.
  */
 export const SLACK_MAX_MESSAGE_LENGTH = 3000;
 /** Slack's limit on a button's label. */
 const BUTTON_LABEL_MAX = 75;
 
 /**
- * Replies are plain text: `&`, `<` and `>` are escaped as Slack requires, which also keeps a reply from
+ * The plain-text fallback: `&`, `<` and `>` are escaped as Slack requires, which also keeps a reply from
  * pinging `<!channel>` or a user it quotes.
  */
 export function escapeText(text: string): string {
@@ -28,13 +31,17 @@ function button(b: Button): types.Button {
   };
 }
 
-/** Section (the text) plus one actions block per row; undefined when the message has no buttons. */
-export function buildBlocks(msg: OutboundMessage): types.KnownBlock[] | undefined {
+/**
+ * Section (the text) plus one actions block per row; undefined when the message has no buttons. Formatted: the
+ * model's Markdown as mrkdwn; else plain_text, which shows the text as written (no mentions possible).
+ */
+export function buildBlocks(msg: OutboundMessage, formatted = false): types.KnownBlock[] | undefined {
   const rows = (msg.buttons ?? []).filter((row) => row.length > 0);
   if (rows.length === 0) return undefined;
   return [
-    // plain_text shows the text as written (no escaping needed, no mentions possible).
-    { type: 'section', text: { type: 'plain_text', text: msg.text || ' ', emoji: true } },
+    formatted
+      ? { type: 'section', text: { type: 'mrkdwn', text: toSlackMrkdwn(msg.text) || ' ' } }
+      : { type: 'section', text: { type: 'plain_text', text: msg.text || ' ', emoji: true } },
     ...rows.map(
       (row, i): types.ActionsBlock => ({
         type: 'actions',
@@ -43,6 +50,24 @@ export function buildBlocks(msg: OutboundMessage): types.KnownBlock[] | undefine
       }),
     ),
   ];
+}
+
+/** chat.postMessage / chat.update arguments for the text: mrkdwn, or plain text when Slack refused that. */
+export function messageArgs(msg: OutboundMessage, formatted: boolean) {
+  const blocks = buildBlocks(msg, formatted);
+  return formatted
+    ? { text: toSlackMrkdwn(msg.text), ...(blocks ? { blocks } : {}) }
+    : { text: escapeText(msg.text), mrkdwn: false, ...(blocks ? { blocks } : {}) };
+}
+
+/** Slack refusing the formatting (blocks it cannot render): the same chunk goes again as plain text. */
+export function isFormattingRejected(err: unknown): boolean {
+  const data = (err as { data?: { error?: unknown } } | null)?.data;
+  return (
+    err instanceof Error &&
+    (err as { code?: unknown }).code === webApi.ErrorCode.PlatformError &&
+    (data?.error === 'invalid_blocks' || data?.error === 'invalid_blocks_format')
+  );
 }
 
 /** Slack's 429 (surfaced, not retried, thanks to rejectRateLimitedCalls) becomes the pump's retry signal. */

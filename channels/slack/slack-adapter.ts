@@ -1,12 +1,13 @@
 // The Slack channel on @slack/bolt: Socket Mode or HTTP mode in (messages, mentions, button presses), Web API out.
 import { App, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { ChannelAdapter, ChannelHost, InboundEvent, MessageRef } from '../../src/channel/types.ts';
+import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { boltLogger } from './bolt-logger.ts';
 import { createSlackHttpEndpoint } from './http-mode.ts';
 import { type InboundContext, type Mapped, mapAction, mapMessage } from './inbound.ts';
 import { HTTP_MODE_LISTENING, NO_MODE } from './messages.ts';
-import { buildBlocks, escapeText, mapSendError, SLACK_MAX_MESSAGE_LENGTH } from './outbound.ts';
+import { isFormattingRejected, mapSendError, messageArgs, SLACK_MAX_MESSAGE_LENGTH } from './outbound.ts';
 import { guardFrames, keepReconnecting } from './socket-guard.ts';
 
 export interface SlackAdapterOptions {
@@ -155,13 +156,20 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
       clearTimeout(timer);
     },
     async send(to, msg): Promise<MessageRef> {
-      const blocks = buildBlocks(msg);
-      try {
-        const res = await web.chat.postMessage({
+      const post = (formatted: boolean) =>
+        web.chat.postMessage({
           channel: to.chat,
-          text: escapeText(msg.text),
           ...(to.thread ? { thread_ts: to.thread } : {}),
-          ...(blocks ? { blocks } : {}),
+          ...messageArgs(msg, formatted),
+        });
+      try {
+        const res = await post(true).catch((err: unknown) => {
+          if (!isFormattingRejected(err)) throw err;
+          log.warn(
+            { channel: key, err: errorMessage(err) },
+            'slack refused the formatting; sent as plain text',
+          );
+          return post(false);
         });
         if (!res.ts) throw new Error(`slack ${key}: chat.postMessage returned no ts`);
         return { channel: key, chat: to.chat, messageId: res.ts };
@@ -172,11 +180,20 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
     async edit(ref, msg) {
       try {
         // An empty blocks array removes the old buttons (omitting it would keep them).
-        await web.chat.update({
-          channel: ref.chat,
-          ts: ref.messageId,
-          text: escapeText(msg.text),
-          blocks: buildBlocks(msg) ?? [],
+        const update = (formatted: boolean) =>
+          web.chat.update({
+            channel: ref.chat,
+            ts: ref.messageId,
+            blocks: [],
+            ...messageArgs(msg, formatted),
+          });
+        await update(true).catch((err: unknown) => {
+          if (!isFormattingRejected(err)) throw err;
+          log.warn(
+            { channel: key, err: errorMessage(err) },
+            'slack refused the formatting; edited as plain text',
+          );
+          return update(false);
         });
       } catch (err) {
         throw mapSendError(err);

@@ -8,6 +8,7 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
 import { CHAT_COMMANDS } from '../../src/channel/commands.ts';
+import { toTelegramHtml } from '../../src/channel/markdown/telegram-html.ts';
 import { COMMAND_DESCRIPTIONS } from '../../src/channel/messages.ts';
 import {
   type Button,
@@ -22,6 +23,11 @@ import type { Logger } from '../../src/core/logger.ts';
 import { type BotIdentity, parseUpdate } from './telegram-inbound.ts';
 import { createPolling } from './telegram-polling.ts';
 
+/**
+ * Telegram counts its 4096 on the text after entity parsing. The rendered HTML shows at most as many characters
+ * as the Markdown source (markers and fences drop, `&lt;` counts as one), and the plain fallback is the source,
+ * so the pump can chunk the source at the full limit: no headroom is needed.
+ */
 export const TELEGRAM_MAX_MESSAGE_LENGTH = 4096;
 /** Update kinds asked for; anything else that still arrives is skipped. */
 const ALLOWED_UPDATES = ['message', 'channel_post', 'callback_query'] as const;
@@ -41,6 +47,10 @@ export interface TelegramAdapterOptions {
   /** start() waits this long for Telegram, then polling goes on connecting in the background. */
   readyTimeoutMs?: number;
 }
+
+/** Telegram refusing the formatting (not the message): the same text is sent again without parse_mode. */
+const isParseError = (err: unknown) =>
+  err instanceof GrammyError && err.error_code === 400 && /can't parse entities/i.test(err.description);
 
 const chatIdOf = (chat: string): number | string => (/^-?\d+$/.test(chat) ? Number(chat) : chat);
 const threadOf = (thread?: string) =>
@@ -160,11 +170,19 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
     },
     async send(to, msg): Promise<MessageRef> {
       const rows = msg.buttons ?? [];
+      const extra = { ...threadOf(to.thread), ...(rows.length ? { reply_markup: keyboard(rows) } : {}) };
+      const chat = chatIdOf(to.chat);
       try {
-        const sent = await bot.api.sendMessage(chatIdOf(to.chat), msg.text, {
-          ...threadOf(to.thread),
-          ...(rows.length ? { reply_markup: keyboard(rows) } : {}),
-        });
+        const sent = await bot.api
+          .sendMessage(chat, toTelegramHtml(msg.text), { ...extra, parse_mode: 'HTML' })
+          .catch((err: unknown) => {
+            if (!isParseError(err)) throw err;
+            logger.warn(
+              { chat: to.chat, err: errorMessage(err) },
+              'telegram refused the formatting; sent as plain text',
+            );
+            return bot.api.sendMessage(chat, msg.text, extra);
+          });
         return { channel: key, chat: to.chat, messageId: String(sent.message_id) };
       } catch (err) {
         throw mapSendError(err);
@@ -173,9 +191,21 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
     async edit(ref, msg) {
       try {
         // An empty keyboard removes the buttons.
-        await bot.api.editMessageText(chatIdOf(ref.chat), Number(ref.messageId), msg.text, {
-          reply_markup: keyboard(msg.buttons),
-        });
+        const chat = chatIdOf(ref.chat);
+        const extra = { reply_markup: keyboard(msg.buttons) };
+        await bot.api
+          .editMessageText(chat, Number(ref.messageId), toTelegramHtml(msg.text), {
+            ...extra,
+            parse_mode: 'HTML',
+          })
+          .catch((err: unknown) => {
+            if (!isParseError(err)) throw err;
+            logger.warn(
+              { chat: ref.chat, err: errorMessage(err) },
+              'telegram refused the formatting; edited as plain text',
+            );
+            return bot.api.editMessageText(chat, Number(ref.messageId), msg.text, extra);
+          });
       } catch (err) {
         if (err instanceof GrammyError && /message is not modified/i.test(err.description)) return;
         throw mapSendError(err);

@@ -18,7 +18,7 @@ export function chunkText(text: string, max: number): string[] {
 }
 
 /** A cut position (UTF-16 index into window) at the last good boundary in the back half, else the end. */
-function bestCut(window: string, max: number): number {
+export function bestCut(window: string, max: number): number {
   const floor = Math.floor(window.length / 2);
   for (const sep of ['\n\n', '\n', ' ']) {
     const at = window.lastIndexOf(sep);

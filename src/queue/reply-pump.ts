@@ -2,7 +2,7 @@
 // retries with backoff, resumable chunks, and takeover of replies a crashed gateway left unsent.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { chunkText } from '../channel/chunking.ts';
+import { chunkMarkdown } from '../channel/markdown/chunk.ts';
 import { type ChannelAdapter, ChannelRateLimitError } from '../channel/types.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -117,7 +117,10 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   /** Sends every chunk not yet sent; false when stopping (the entry stays queued). */
   async function sendChunks(entry: OutboxEntry): Promise<{ done: boolean; progressSaved: boolean }> {
     // Redacted before chunking, so a secret cannot straddle two chunks; deterministic, so resumes line up.
-    const chunks = chunkText(opts.redact ? opts.redact(entry.text) : entry.text, adapter.maxMessageLength);
+    const chunks = chunkMarkdown(
+      opts.redact ? opts.redact(entry.text) : entry.text,
+      adapter.maxMessageLength,
+    );
     const paceKey = `${opts.prefix}:pace:${adapter.key}:${entry.to.chat}`;
     let sent = await stream.progress(entry);
     let attempts = 0;

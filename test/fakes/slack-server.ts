@@ -36,7 +36,11 @@ export interface PostedMessage {
   versions: Array<{ text: string; blocks: unknown[] }>;
 }
 
-export type Failure = { status: 500 } | { status: 429; retryAfterSecs: number };
+/** An HTTP failure, or Slack's `{ok: false, error}` answer (e.g. `invalid_blocks` for formatting it refuses). */
+export type Failure =
+  | { status: 500 }
+  | { status: 429; retryAfterSecs: number }
+  | { status: 200; error: string };
 
 const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata']);
 
@@ -169,6 +173,8 @@ export class FakeSlackServer {
       reply(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(failure.retryAfterSecs) });
     } else if (failure?.status === 500) {
       reply(500, { ok: false, error: 'internal_error' });
+    } else if (failure?.status === 200) {
+      reply(200, { ok: false, error: failure.error });
     } else {
       reply(200, this.answer(method, params, token));
     }

@@ -1,5 +1,6 @@
 // What the fake Telegram server knows: the update queue (with offset confirmation), the chats' messages, and
 // the answers to Bot API methods other than getUpdates.
+import { parseTelegramHtml } from './telegram-html.ts';
 import {
   apiError,
   chatFor,
@@ -19,7 +20,8 @@ import {
 /** A message the bot sent, with every text and keyboard it had (the first entry is the send). */
 export interface SentMessage {
   message: TgMessage;
-  versions: { text: string; reply_markup?: TgMessage['reply_markup'] }[];
+  /** `text` is what the chat shows (HTML parsed); `html` the source when sent with parse_mode HTML. */
+  versions: { text: string; html?: string; reply_markup?: TgMessage['reply_markup'] }[];
 }
 
 export interface InjectMessageOptions {
@@ -172,35 +174,41 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
           if (!chat) return apiError(400, 'Bad Request: chat not found');
           if (typeof p.text !== 'string' || !p.text)
             return apiError(400, 'Bad Request: message text is empty');
-          if (p.text.length > 4096) return apiError(400, 'Bad Request: message is too long');
+          const parsed = shownText(p);
+          if (!parsed.ok) return apiError(400, parsed.description);
+          const { text, html } = parsed;
+          if (text.length > 4096) return apiError(400, 'Bad Request: message is too long');
           const thread = typeof p.message_thread_id === 'number' ? p.message_thread_id : undefined;
           const message: TgMessage = {
             message_id: nextMessageId++,
             date: now(),
             chat,
             from: bot,
-            text: p.text,
+            text,
             ...(thread !== undefined ? { message_thread_id: thread, is_topic_message: true } : {}),
             ...(markup(p) ? { reply_markup: markup(p) } : {}),
           };
           const m = markup(p);
-          sent.push({ message, versions: [{ text: p.text, ...(m ? { reply_markup: m } : {}) }] });
+          sent.push({ message, versions: [{ text, ...html, ...(m ? { reply_markup: m } : {}) }] });
           return ok(message);
         }
         case 'editMessageText': {
           const found = findSent(p.chat_id, p.message_id);
           if (!found) return apiError(400, 'Bad Request: message to edit not found');
+          const parsed = shownText(p);
+          if (!parsed.ok) return apiError(400, parsed.description);
+          const { text, html } = parsed;
           const m = markup(p);
           const sameMarkup =
             JSON.stringify(m?.inline_keyboard ?? []) ===
             JSON.stringify(found.message.reply_markup?.inline_keyboard ?? []);
-          if (p.text === found.message.text && sameMarkup) {
+          if (text === found.message.text && sameMarkup) {
             return apiError(400, 'Bad Request: message is not modified');
           }
-          found.message.text = String(p.text);
+          found.message.text = text;
           if (m?.inline_keyboard.length) found.message.reply_markup = m;
           else delete found.message.reply_markup;
-          found.versions.push({ text: String(p.text), ...(m ? { reply_markup: m } : {}) });
+          found.versions.push({ text, ...html, ...(m ? { reply_markup: m } : {}) });
           return ok(found.message);
         }
         default:
@@ -209,4 +217,15 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
     },
   };
   return state;
+}
+
+/** The text a chat shows for a send/edit: parse_mode HTML parsed as Telegram does, anything else as sent. */
+function shownText(
+  p: Record<string, unknown>,
+): { ok: true; text: string; html: { html?: string } } | { ok: false; description: string } {
+  const raw = String(p.text ?? '');
+  if (p.parse_mode === undefined) return { ok: true, text: raw, html: {} };
+  if (p.parse_mode !== 'HTML') return { ok: false, description: 'Bad Request: unsupported parse_mode' };
+  const parsed = parseTelegramHtml(raw);
+  return parsed.ok ? { ok: true, text: parsed.text, html: { html: raw } } : parsed;
 }

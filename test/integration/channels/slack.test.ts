@@ -110,7 +110,7 @@ describe('slack channel', () => {
     );
     const [posted] = await fake.waitForMessages(1, channel);
     expect(posted?.blocks).toEqual([
-      { type: 'section', text: { type: 'plain_text', text: 'Approve?', emoji: true } },
+      { type: 'section', text: { type: 'mrkdwn', text: 'Approve?' } },
       {
         type: 'actions',
         block_id: 'baton-row-0',
