@@ -14,15 +14,17 @@ import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from './redis.ts';
 
-export const LOCAL_PEERS = `
+/** Who may talk to `main` on the local channel (everyone by default). */
+export const localPeers = (peers: readonly string[] = ['*']) => `
 [peer_groups.local]
 channel = "local.test"
 agents = ["main"]
-external_peers = ["*"]
+external_peers = ${JSON.stringify(peers)}
 `;
+export const LOCAL_PEERS = localPeers();
 
 /** One agent `main` on the fake model, answering the local channel; `extra` is appended (e.g. [worker]). */
-export function runtimeToml(extra = ''): string {
+export function runtimeToml(extra = '', peers: readonly string[] = ['*']): string {
   return `
 [providers.models.custom.fake]
 uri = "\${MODEL_URI}"
@@ -36,7 +38,7 @@ provider_retries = 0
 [agents.main]
 model_provider = "custom.fake"
 risk_profile = "default"
-${LOCAL_PEERS}
+${localPeers(peers)}
 ${extra}`;
 }
 

@@ -5,12 +5,8 @@ import type { InboundAction } from '../../../src/channel/types.ts';
 import { postSlackEvent, postSlackInteraction } from '../../fakes/slack-http.ts';
 import { blockActions, eventCallback, messageEvent, nextTs } from '../../fakes/slack-payloads.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
-import {
-  createRuntimeHarness,
-  echoResponder,
-  type RuntimeHarness,
-  runtimeToml,
-} from '../../helpers/runtime-harness.ts';
+import { createRuntimeHarness, echoResponder, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { slackToml } from './slack-fixture.ts';
 
 const SECRET = 'slack-signing-secret-test';
 const API_TOKEN = 'ops-bearer-token-test';
@@ -23,18 +19,7 @@ const freshChannel = () => `CH${String(++nextChannel).padStart(4, '0')}`;
 
 beforeAll(async () => {
   fake = await startFakeSlack();
-  const toml = runtimeToml(`
-[channels.slack.web]
-enabled = true
-bot_token = "xoxb-http"
-signing_secret = "${SECRET}"
-api_base_url = "${fake.apiUrl}"
-
-[peer_groups.slack]
-channel = "slack.web"
-agents = ["main"]
-external_peers = ["U0ALICE"]
-`);
+  const toml = slackToml('web', fake.apiUrl, `signing_secret = "${SECRET}"`, 'xoxb-http');
   h = await createRuntimeHarness('slack-http', toml, {
     platformChannels: true,
     // A bearer token on the ops API: the webhook must still be reachable (it is signed instead).

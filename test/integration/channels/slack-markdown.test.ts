@@ -5,7 +5,8 @@ import { openFence } from '../../../src/channel/markdown/chunk.ts';
 import type { ChannelAdapter } from '../../../src/channel/types.ts';
 import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
-import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
+import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { slackToml } from './slack-fixture.ts';
 
 const MD =
   '# Plan\n**bold** and `code` and [docs](https://example.com/?a=1&b=2)\n```ts\nif (a < b) {}\n```\n<!channel>';
@@ -21,18 +22,7 @@ const freshChannel = () => `CMD${String(++nextChannel).padStart(3, '0')}`;
 
 beforeAll(async () => {
   fake = await startFakeSlack();
-  const toml = runtimeToml(`
-[channels.slack.test]
-enabled = true
-bot_token = "xoxb-test"
-app_token = "xapp-test"
-api_base_url = "${fake.apiUrl}"
-
-[peer_groups.slack]
-channel = "slack.test"
-agents = ["main"]
-external_peers = ["U0ALICE"]
-`);
+  const toml = slackToml('test', fake.apiUrl, `app_token = "xapp-test"`);
   h = await createRuntimeHarness('slack-markdown', toml, {
     adapters: (config, logger) => {
       const built = createChannelAdapters(config, logger);

@@ -4,12 +4,8 @@ import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.t
 import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
 import { FAKE_BOT_ID, FAKE_BOT_USER, messageEvent } from '../../fakes/slack-payloads.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
-import {
-  createRuntimeHarness,
-  echoResponder,
-  type RuntimeHarness,
-  runtimeToml,
-} from '../../helpers/runtime-harness.ts';
+import { createRuntimeHarness, echoResponder, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { slackToml } from './slack-fixture.ts';
 
 let fake: FakeSlackServer;
 let h: RuntimeHarness;
@@ -21,18 +17,7 @@ const freshChannel = () => `C${String(++nextChannel).padStart(4, '0')}`;
 
 beforeAll(async () => {
   fake = await startFakeSlack();
-  const toml = runtimeToml(`
-[channels.slack.test]
-enabled = true
-bot_token = "xoxb-test"
-app_token = "xapp-test"
-api_base_url = "${fake.apiUrl}"
-
-[peer_groups.slack]
-channel = "slack.test"
-agents = ["main"]
-external_peers = ["U0ALICE"]
-`);
+  const toml = slackToml('test', fake.apiUrl, `app_token = "xapp-test"`);
   h = await createRuntimeHarness('slack', toml, {
     actions: { handle: async (a) => void presses.push(a) },
     adapters: (config, logger) => {

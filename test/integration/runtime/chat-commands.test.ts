@@ -9,29 +9,16 @@ import {
 import { conversationId } from '../../../src/channel/types.ts';
 import { runningTurnsKey } from '../../../src/control-plane/running-turns.ts';
 import { createTaskRecords, type TaskRecord } from '../../../src/control-plane/task-records.ts';
-import { createRuntimeHarness, echoResponder, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import {
+  createRuntimeHarness,
+  echoResponder,
+  type RuntimeHarness,
+  runtimeToml,
+} from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 // Only alice may talk to the agent on the local channel.
-const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-
-[peer_groups.local]
-channel = "local.test"
-agents = ["main"]
-external_peers = ["alice"]
-`;
+const TOML = runtimeToml('', ['alice']);
 
 /** Longer than any test's timeout: a reply that waited for this turn would fail the test. */
 const SLOW_MS = 120_000;
