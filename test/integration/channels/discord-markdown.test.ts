@@ -3,8 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCORD_MAX_MESSAGE_LENGTH } from '../../../channels/discord/discord-adapter.ts';
 import { openFence } from '../../../src/channel/markdown/chunk.ts';
-import { createSilentLogger } from '../../../src/core/logger.ts';
-import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
 import { type FakeDiscordServer, startFakeDiscordServer } from '../../fakes/discord-server.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 
@@ -30,7 +28,7 @@ agents = ["main"]
 external_peers = ["${ALICE}"]
 `);
   h = await createRuntimeHarness('discord-markdown', toml, {
-    adapters: (config) => createChannelAdapters(config, createSilentLogger()),
+    platformChannels: true,
   });
 });
 afterAll(async () => {

@@ -3,8 +3,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DISCORD_MAX_MESSAGE_LENGTH } from '../../../channels/discord/discord-adapter.ts';
 import { ChannelRateLimitError, type InboundAction } from '../../../src/channel/types.ts';
-import { createSilentLogger } from '../../../src/core/logger.ts';
-import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
 import { type FakeDiscordServer, startFakeDiscordServer } from '../../fakes/discord-server.ts';
 import type { RecordedRequest } from '../../fakes/model-server.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
@@ -53,7 +51,7 @@ external_peers = ["${ALICE}", "bob"]
         );
       },
     },
-    adapters: (config) => createChannelAdapters(config, createSilentLogger()),
+    platformChannels: true,
   });
 });
 afterAll(async () => {

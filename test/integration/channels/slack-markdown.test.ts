@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openFence } from '../../../src/channel/markdown/chunk.ts';
 import type { ChannelAdapter } from '../../../src/channel/types.ts';
-import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { slackToml } from './slack-fixture.ts';
@@ -24,12 +23,9 @@ beforeAll(async () => {
   fake = await startFakeSlack();
   const toml = slackToml('test', fake.apiUrl, `app_token = "xapp-test"`);
   h = await createRuntimeHarness('slack-markdown', toml, {
-    adapters: (config, logger) => {
-      const built = createChannelAdapters(config, logger);
-      slack = built.find((a) => a.key === 'slack.test')!;
-      return built;
-    },
+    platformChannels: true,
   });
+  slack = h.adapters.find((a) => a.key === 'slack.test')!;
 });
 afterAll(async () => {
   await h?.close();

@@ -1,7 +1,6 @@
 // The Slack adapter on the real Bolt, against the fake Slack, with the real runtime (gateway + worker on Redis).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
-import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
 import { FAKE_BOT_ID, FAKE_BOT_USER, messageEvent } from '../../fakes/slack-payloads.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
 import { createRuntimeHarness, echoResponder, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
@@ -20,12 +19,9 @@ beforeAll(async () => {
   const toml = slackToml('test', fake.apiUrl, `app_token = "xapp-test"`);
   h = await createRuntimeHarness('slack', toml, {
     actions: { handle: async (a) => void presses.push(a) },
-    adapters: (config, logger) => {
-      const built = createChannelAdapters(config, logger);
-      slack = built.find((a) => a.key === 'slack.test')!;
-      return built;
-    },
+    platformChannels: true,
   });
+  slack = h.adapters.find((a) => a.key === 'slack.test')!;
 });
 afterAll(async () => {
   await h?.close();
