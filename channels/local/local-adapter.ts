@@ -46,7 +46,7 @@ export interface LocalChannel extends ChannelAdapter {
   /** Chats that got a typing indicator, one entry per call. */
   readonly typings: Recipient[];
   /** Makes the next `n` sends fail with this error (to exercise retries and retry_after). */
-  failNextSends(n: number, error: () => Error): void;
+  failNextSends(n: number, error: (to: Recipient, msg: OutboundMessage) => Error): void;
 }
 
 export function createLocalChannel(alias = 'test', maxMessageLength = 4000): LocalChannel {
@@ -57,7 +57,10 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
   const events = new EventEmitter();
   let host: ChannelHost | null = null;
   let seq = 0;
-  let failures: { left: number; error: () => Error } = { left: 0, error: () => new Error('send failed') };
+  let failures: { left: number; error: (to: Recipient, msg: OutboundMessage) => Error } = {
+    left: 0,
+    error: () => new Error('send failed'),
+  };
 
   const perChat = new Map<string, number>();
   const matching = (chat?: string) => replies.filter((r) => chat === undefined || r.to.chat === chat);
@@ -87,7 +90,7 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
     async send(to, msg): Promise<MessageRef> {
       if (failures.left > 0) {
         failures.left--;
-        throw failures.error();
+        throw failures.error(to, msg);
       }
       const messageId = String(++seq);
       const reply = { to, text: msg.text, messageId, buttons: msg.buttons ?? [], versions: [msg] };

@@ -80,9 +80,11 @@ export class FakeSlackSocket {
     this.sendRaw(JSON.stringify({ type: 'disconnect', reason, debug_info: { host: 'fake' } }));
   }
 
-  /** Cuts every connection without a close handshake, as a network failure would. */
-  drop(): void {
+  /** Cuts every connection without a close handshake, as a network failure would; returns how many. */
+  drop(): number {
+    const cut = this.sockets.size;
     for (const ws of this.sockets) ws.terminate();
+    return cut;
   }
 
   isAcked(envelopeId: string): boolean {

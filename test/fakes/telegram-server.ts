@@ -30,8 +30,8 @@ export interface FakeTelegram extends TelegramState {
   readonly calls: TelegramCall[];
   /** Makes the next `times` calls of `method` ('*' for any) fail this way. */
   failNext(method: string, failure: TelegramFailure, times?: number): void;
-  /** Destroys every open connection (held long polls included), as a network cut would. */
-  dropConnections(): void;
+  /** Destroys every open connection (held long polls included), as a network cut would; returns how many. */
+  dropConnections(): number;
   /** Resolves with the first recorded call (past or future) that matches. */
   waitForCall(match: (c: TelegramCall) => boolean, timeoutMs?: number, what?: string): Promise<TelegramCall>;
   /** Resolves once `count` calls match (past and future), with them in order. */
@@ -175,7 +175,9 @@ export async function startFakeTelegram(
       for (let i = 0; i < times; i++) failures.push({ method, failure });
     },
     dropConnections() {
+      const cut = sockets.size;
       for (const s of sockets) s.destroy();
+      return cut;
     },
     waitForCall: async (match: (c: TelegramCall) => boolean, timeoutMs?: number, what?: string) =>
       (await waitForCalls(match, 1, timeoutMs, what))[0] as TelegramCall,
