@@ -148,7 +148,8 @@ describe('telegram webhook mode', () => {
 
   it('is served by a second gateway at the same time (no channel lease)', async () => {
     const loaded = loadConfigText(h.configText, {});
-    const config = loaded.config!;
+    const config = loaded.config;
+    if (!config) throw new Error('harness config did not load');
     const logger = createSilentLogger();
     let second: GatewayRole | null = null;
     try {
@@ -177,7 +178,7 @@ describe('telegram webhook mode', () => {
       expect(await repliesIn(chatA, 1)).toEqual(['echo: to B']);
       expect(await repliesIn(chatB, 1)).toEqual(['echo: to A']);
     } finally {
-      await second?.close();
+      await second?.close(1000);
     }
     // The first gateway keeps serving after the second stopped.
     const chat = freshChat();
