@@ -1,4 +1,5 @@
-// Telegram channel on grammy: long polling in, Bot API calls out (private chats, groups, forum topics, buttons).
+// Telegram channel on grammy: long polling or a webhook in, Bot API calls out (private chats, groups, forum topics,
+// buttons).
 //
 // Rate limits: @grammyjs/auto-retry waits out short `retry_after`s (bounded attempts and delay); a longer one is
 // passed on as ChannelRateLimitError so the reply pump pauses the channel. The throttler plugin is not used:
@@ -22,6 +23,7 @@ import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { type BotIdentity, parseUpdate } from './telegram-inbound.ts';
 import { createPolling } from './telegram-polling.ts';
+import { createWebhook } from './telegram-webhook.ts';
 
 /**
  * Telegram counts its 4096 on the text after entity parsing. The rendered HTML shows at most as many characters
@@ -46,6 +48,8 @@ export interface TelegramAdapterOptions {
   pollTimeoutSecs?: number;
   /** start() waits this long for Telegram, then polling goes on connecting in the background. */
   readyTimeoutMs?: number;
+  /** Webhook mode instead of long polling: setWebhook(url, secret_token), served at `/telegram/<alias>/webhook`. */
+  webhook?: { url: string; secret: string; deliverTimeoutMs?: number } | undefined;
 }
 
 /** Telegram refusing the formatting (not the message): the same text is sent again without parse_mode. */
@@ -140,23 +144,42 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
     await deliver(parsed.event, stopping);
   }
 
-  const polling = createPolling({
-    bot,
-    logger,
-    handle,
-    allowedUpdates: ALLOWED_UPDATES,
-    pollTimeoutSecs: opts.pollTimeoutSecs ?? 30,
-    readyTimeoutMs: opts.readyTimeoutMs ?? 15_000,
-  });
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 15_000;
+  const webhook = opts.webhook
+    ? createWebhook({
+        alias: opts.alias,
+        bot,
+        logger,
+        url: opts.webhook.url,
+        secret: opts.webhook.secret,
+        ...(opts.webhook.deliverTimeoutMs ? { deliverTimeoutMs: opts.webhook.deliverTimeoutMs } : {}),
+        allowedUpdates: ALLOWED_UPDATES,
+        handle,
+        readyTimeoutMs,
+      })
+    : null;
+  const inbound =
+    webhook ??
+    createPolling({
+      bot,
+      logger,
+      handle,
+      allowedUpdates: ALLOWED_UPDATES,
+      pollTimeoutSecs: opts.pollTimeoutSecs ?? 30,
+      readyTimeoutMs,
+    });
+  const route = webhook?.route ?? null;
 
   return {
     key,
     maxMessageLength: TELEGRAM_MAX_MESSAGE_LENGTH,
+    // A webhook reaches whichever gateway the URL leads to: every gateway serves it, no lease needed.
+    singleConsumer: !route,
     async start(h) {
       host = h;
-      await polling.start((info) => {
+      await inbound.start((info) => {
         me = { id: info.id, username: info.username };
-        logger.info({ bot: info.username }, 'telegram polling started');
+        logger.info({ bot: info.username, mode: route ? 'webhook' : 'polling' }, 'telegram channel started');
         // The command menu is a convenience: typing `/stop` works without it, so a failure is only logged.
         const commands = CHAT_COMMANDS.map((c) => ({ command: c, description: COMMAND_DESCRIPTIONS[c] }));
         bot.api
@@ -164,8 +187,9 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
           .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'telegram setMyCommands failed'));
       });
     },
+    routes: () => (route ? [route] : []),
     async stop() {
-      await polling.stop();
+      await inbound.stop();
       host = null;
     },
     async send(to, msg): Promise<MessageRef> {

@@ -121,6 +121,11 @@ export interface ChannelAdapter {
   readonly key: string;
   /** Longest text one platform message may carry; longer replies are chunked. */
   readonly maxMessageLength: number;
+  /**
+   * The bot token allows one consumer at a time (Telegram polling, the Discord gateway): the adapter then runs
+   * only in the gateway holding the channel's lease. Absent: decided by the channel type.
+   */
+  readonly singleConsumer?: boolean;
   start(host: ChannelHost): Promise<void>;
   stop(): Promise<void>;
   send(to: Recipient, msg: OutboundMessage): Promise<MessageRef>;

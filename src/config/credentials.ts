@@ -84,6 +84,7 @@ export function heldCredentials(config: BatonConfig, env: Env): HeldCredential[]
       add(`${at}.app_token`, c.app_token);
       add(`${at}.signing_secret`, c.signing_secret);
     }
+    if (c.type === 'telegram') add(`${at}.webhook_secret`, c.webhook_secret);
   }
   return found;
 }

@@ -25,6 +25,10 @@ export const ROUTE_DOWN_MODEL_REQUIRED = 'required when mode is "route_down"';
 export const APPROVER_CHANNEL_REQUIRED = 'required when approval_route is present';
 export const BOT_TOKEN_REQUIRED = 'required when the channel is enabled';
 export const SLACK_MODE_REQUIRED = 'set app_token (Socket Mode) or signing_secret (HTTP mode)';
+export const WEBHOOK_SECRET_REQUIRED = 'required when webhook_url is set';
+export const TELEGRAM_SECRET_PATTERN = 'must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -';
+export const telegramWebhookUrl = (alias: string): string =>
+  `expected an http(s) URL whose path ends with /telegram/${alias}/webhook (the route baton serves)`;
 export const API_TOKEN_REQUIRED = 'required when gateway.host is not a loopback address';
 export const REDIS_PREFIX_PATTERN = 'must match [A-Za-z0-9_-]+';
 export const RFC3339_REQUIRED = 'expected an RFC 3339 date-time';

@@ -205,7 +205,14 @@ function channelsOf(channels: SectionData['channels']): Record<string, ChannelCo
   });
   for (const [alias, c] of Object.entries(channels.telegram)) {
     const key = `telegram.${alias}`;
-    out[key] = { type: 'telegram', key, alias, ...common(c) };
+    out[key] = {
+      type: 'telegram',
+      key,
+      alias,
+      ...common(c),
+      webhook_url: c.webhook_url,
+      webhook_secret: c.webhook_secret,
+    };
   }
   for (const [alias, c] of Object.entries(channels.discord)) {
     const key = `discord.${alias}`;

@@ -10,6 +10,8 @@ import {
   invalid,
   ROUTE_DOWN_MODEL_REQUIRED,
   SLACK_MODE_REQUIRED,
+  telegramWebhookUrl,
+  WEBHOOK_SECRET_REQUIRED,
 } from './messages.ts';
 import { formatPath, isTable } from './toml-path.ts';
 import type { Diagnostic } from './types.ts';
@@ -54,7 +56,26 @@ export function checkRules(doc: Record<string, unknown>): Diagnostic[] {
       if (type === 'slack' && blank(channel.app_token) && blank(channel.signing_secret)) {
         error(['channels', type, alias], SLACK_MODE_REQUIRED);
       }
+      // Absent only: a value of the wrong shape already has its own error.
+      if (type === 'telegram' && !blank(channel.webhook_url) && channel.webhook_secret === undefined) {
+        error(['channels', type, alias, 'webhook_secret'], WEBHOOK_SECRET_REQUIRED);
+      }
+    }
+  }
+  for (const [alias, raw] of Object.entries(tableAt(ownEntry(channels, 'telegram')))) {
+    const url = tableAt(raw).webhook_url;
+    if (typeof url === 'string' && !webhookUrlFits(url, alias)) {
+      error(['channels', 'telegram', alias, 'webhook_url'], telegramWebhookUrl(alias));
     }
   }
   return out;
+}
+
+/** An absolute http(s) URL whose path reaches the route the gateway serves for this alias. */
+function webhookUrlFits(url: string, alias: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const u = new URL(url);
+  return (
+    (u.protocol === 'https:' || u.protocol === 'http:') && u.pathname.endsWith(`/telegram/${alias}/webhook`)
+  );
 }

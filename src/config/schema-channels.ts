@@ -1,5 +1,6 @@
 // Shape of [channels.<type>.<alias>] for telegram, discord and slack (spec/config.md §12).
 import type { z } from 'zod';
+import { TELEGRAM_SECRET_PATTERN } from './messages.ts';
 import { accepted, bool, nonNegInt, str, strArray, table, tableOf } from './schema-kit.ts';
 
 // Only approval_timeout_secs has a per-type default, so the common keys are built per type.
@@ -15,6 +16,12 @@ const common = (approvalTimeoutSecs: number) => ({
 export const telegramSchema = table({
   ...common(120),
   api_base_url: str().default('https://api.telegram.org'),
+  // [baton decision] Webhook mode; the URL's path is checked against the alias in rules.ts.
+  webhook_url: str().optional(),
+  // Telegram's own bound on `secret_token`.
+  webhook_secret: str()
+    .regex(/^[A-Za-z0-9_-]{1,256}$/, { error: TELEGRAM_SECRET_PATTERN })
+    .optional(),
 });
 
 export const discordSchema = table({

@@ -169,6 +169,9 @@ interface ChannelCommon {
 export interface TelegramChannelConfig extends ChannelCommon {
   type: 'telegram';
   api_base_url: string;
+  /** Webhook mode when set: the public URL Telegram POSTs updates to. */
+  webhook_url: string | undefined;
+  webhook_secret: string | undefined;
 }
 export interface DiscordChannelConfig extends ChannelCommon {
   type: 'discord';

@@ -31,6 +31,11 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
       alias: cfg.alias,
       botToken: cfg.bot_token ?? '',
       apiBaseUrl: cfg.api_base_url,
+      // The config rules require the secret with the URL; both present or polling.
+      webhook:
+        cfg.webhook_url && cfg.webhook_secret
+          ? { url: cfg.webhook_url, secret: cfg.webhook_secret }
+          : undefined,
       logger,
     }),
   discord: (cfg, logger) =>

@@ -1,6 +1,6 @@
 // Runs one channel in a gateway: its adapter and its reply pump start and stop together. A platform that allows
 // one consumer per bot token (Telegram polling, the Discord gateway) runs only while this gateway holds its
-// lease; the others (Slack Socket Mode, the local channel) always run, with a presence heartbeat.
+// lease; the others (Slack, Telegram in webhook mode, the local channel) always run, with a presence heartbeat.
 
 import type { Redis } from 'ioredis';
 import type { ChannelAdapter, ChannelHost } from '../channel/types.ts';
@@ -54,7 +54,7 @@ export async function startChannelRunner(o: ChannelRunnerOptions): Promise<Chann
     started = false;
   };
 
-  if (!needsSingleConsumer(adapter.key)) {
+  if (!(adapter.singleConsumer ?? needsSingleConsumer(adapter.key))) {
     await up();
     const hold: PresenceHold = await o.presence.hold(adapter.key, o.holder);
     return {

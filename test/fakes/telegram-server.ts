@@ -1,5 +1,6 @@
 // Fake Telegram Bot API server for grammy (client.apiRoot = server.url): held getUpdates long polls with
-// offset confirmation, sendMessage / editMessageText / answerCallbackQuery / sendChatAction, every call recorded.
+// offset confirmation, sendMessage / editMessageText / answerCallbackQuery / sendChatAction, setWebhook /
+// deleteWebhook (getUpdates is refused with 409 while a webhook is set, as Telegram does), every call recorded.
 //
 // Usage:
 //   const tg = await startFakeTelegram({ token: 'T' });
@@ -116,6 +117,16 @@ export async function startFakeTelegram(
       const text =
         failure.description ?? (failure.status === 429 ? 'Too Many Requests' : 'Internal Server Error');
       return send(res, apiError(failure.status, text, failure.retryAfter));
+    }
+    if (method === 'getUpdates' && state.webhook) {
+      // Telegram's answer while a webhook is set.
+      return send(
+        res,
+        apiError(
+          409,
+          "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+        ),
+      );
     }
     if (method === 'getUpdates') return getUpdates(params, res);
     send(res, state.call(method, params));

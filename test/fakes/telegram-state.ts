@@ -47,6 +47,8 @@ export interface TelegramState {
   readonly typings: Record<string, unknown>[];
   /** The highest offset the bot confirmed (updates below it are gone). */
   readonly confirmedOffset: number;
+  /** The webhook set by setWebhook (url, secret_token, allowed_updates…); null after deleteWebhook. */
+  readonly webhook: Record<string, unknown> | null;
   /** Queues an update (a new id unless `updateId`); `redeliver` hands it out again even if confirmed. */
   injectUpdate(body: TgUpdateBody, opts?: { updateId?: number; redeliver?: boolean }): number;
   injectMessage(opts: InjectMessageOptions): { updateId: number; message: TgMessage };
@@ -74,6 +76,7 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
   let nextMessageId = 500;
   let nextCallbackId = 1;
   let confirmedOffset = 0;
+  let webhook: Record<string, unknown> | null = null;
 
   const chatOf = (id: unknown): TgChat | null => {
     const n = Number(id);
@@ -90,6 +93,9 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
     typings,
     get confirmedOffset() {
       return confirmedOffset;
+    },
+    get webhook() {
+      return webhook;
     },
     injectUpdate(body, o = {}) {
       const update_id = o.updateId ?? nextUpdateId++;
@@ -160,7 +166,21 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
             can_read_all_group_messages: false,
             supports_inline_queries: false,
           });
+        case 'setWebhook': {
+          if (typeof p.url !== 'string' || !p.url)
+            return apiError(400, 'Bad Request: bad webhook: url is empty');
+          webhook = { ...p };
+          return ok(true);
+        }
         case 'deleteWebhook':
+          webhook = null;
+          return ok(true);
+        case 'getWebhookInfo':
+          return ok({
+            url: String(webhook?.url ?? ''),
+            has_custom_certificate: false,
+            pending_update_count: 0,
+          });
         case 'setMyCommands':
         case 'answerCallbackQuery':
           return ok(true);

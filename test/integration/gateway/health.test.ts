@@ -34,6 +34,8 @@ const telegramHome: ChannelConfig = {
   excluded_tools: [],
   reply_min_interval_secs: 0,
   api_base_url: 'http://127.0.0.1:1',
+  webhook_url: undefined,
+  webhook_secret: undefined,
 };
 
 describe('GET /healthz', () => {
