@@ -30,6 +30,8 @@ export interface FakeTelegram extends TelegramState {
   readonly calls: TelegramCall[];
   /** Makes the next `times` calls of `method` ('*' for any) fail this way. */
   failNext(method: string, failure: TelegramFailure, times?: number): void;
+  /** The most getUpdates long polls ever held at once (more than 1: two consumers polled one bot at once). */
+  maxConcurrentPolls(): number;
   /** Destroys every open connection (held long polls included), as a network cut would. */
   dropConnections(): void;
   /** Resolves with the first recorded call (past or future) that matches. */
@@ -61,6 +63,7 @@ export async function startFakeTelegram(
   const failures: { method: string; failure: TelegramFailure }[] = [];
   const held = new Set<HeldPoll>();
   const sockets = new Set<Socket>();
+  let maxHeld = 0;
 
   const send = (res: ServerResponse, reply: OkReply | ErrorReply) => {
     if (res.writableEnded || res.destroyed) return;
@@ -99,6 +102,7 @@ export async function startFakeTelegram(
       }, timeout * 1000),
     };
     held.add(poll);
+    maxHeld = Math.max(maxHeld, held.size);
     res.on('close', () => {
       clearTimeout(poll.timer);
       held.delete(poll);
@@ -174,6 +178,7 @@ export async function startFakeTelegram(
     failNext(method: string, failure: TelegramFailure, times = 1) {
       for (let i = 0; i < times; i++) failures.push({ method, failure });
     },
+    maxConcurrentPolls: () => maxHeld,
     dropConnections() {
       for (const s of sockets) s.destroy();
     },
