@@ -111,11 +111,13 @@ describe.each(['telegram', 'discord', 'slack'])('%s', (name) => {
     const d = driver(name);
     const chat = d.place('chat');
     const held = lane.requestsWith(HOLD).length;
+    const marks = () => lane.redis.hkeys(runningTurnsKey(lane.prefix));
+    const before = new Set(await marks());
     d.say(chat, HOLD);
     await waitFor(() => lane.requestsWith(HOLD).length > held, 30_000, 'the held model request');
     const request = lane.requestsWith(HOLD)[held];
-    // /stop reads the running mark: wait for it rather than for time.
-    await waitFor(async () => (await lane.redis.hlen(runningTurnsKey(lane.prefix))) > 0, 10_000, 'the mark');
+    // /stop reads the turn's running mark: wait for it rather than for time.
+    await waitFor(async () => (await marks()).some((m) => !before.has(m)), 10_000, 'the running mark');
     d.say(chat, '/stop');
     const posts = await postsIn(d, chat, 2);
     expect(posts.map((p) => p.text).sort()).toEqual([STOP_REQUESTED, TURN_ABORTED].sort());

@@ -37,12 +37,19 @@ export interface PlatformDriver {
   close(): Promise<void>;
 }
 
-export async function telegramDriver(): Promise<PlatformDriver & { fake: FakeTelegram }> {
+export interface TelegramDriver extends PlatformDriver {
+  fake: FakeTelegram;
+  /** The Telegram chat id of a place. */
+  chatId(place: string): number;
+}
+
+export async function telegramDriver(): Promise<TelegramDriver> {
   const fake = await startFakeTelegram({ token: 'T1' });
   const places = new Map<string, { chat: number; thread?: number }>();
   return {
     name: 'telegram',
     fake,
+    chatId: (place) => (places.get(place) as { chat: number }).chat,
     limit: TELEGRAM_MAX_MESSAGE_LENGTH,
     toml: telegramToml(fake.url),
     ready: async () => {
