@@ -64,6 +64,8 @@ export interface RecordedRequest {
   /** Lower-case header names. */
   headers: Record<string, string>;
   body: RecordedBody;
+  /** Set when the client closed the connection before the reply was sent (an aborted request). */
+  clientClosed?: boolean;
 }
 
 export type Responder = (req: RecordedRequest) => ScriptedTurn | undefined;
@@ -169,6 +171,9 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
         if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const rec: RecordedRequest = { api, path, headers, body: parseBody(text) };
       requests.push(rec);
+      res.on('close', () => {
+        if (!res.writableFinished) rec.clientClosed = true;
+      });
       for (const w of waiters) w();
       const turn = nextTurn(rec) ?? {
         status: 500,

@@ -31,6 +31,8 @@ export interface FakeTelegram extends TelegramState {
   readonly calls: TelegramCall[];
   /** Makes the next `times` calls of `method` ('*' for any) fail this way. */
   failNext(method: string, failure: TelegramFailure, times?: number): void;
+  /** The most getUpdates long polls ever held at once (more than 1: two consumers polled one bot at once). */
+  maxConcurrentPolls(): number;
   /** Destroys every open connection (held long polls included), as a network cut would; returns how many. */
   dropConnections(): number;
   /** Resolves with the first recorded call (past or future) that matches. */
@@ -62,6 +64,7 @@ export async function startFakeTelegram(
   const failures: { method: string; failure: TelegramFailure }[] = [];
   const held = new Set<HeldPoll>();
   const sockets = new Set<Socket>();
+  let maxHeld = 0;
 
   const send = (res: ServerResponse, reply: OkReply | ErrorReply) => {
     if (res.writableEnded || res.destroyed) return;
@@ -100,6 +103,7 @@ export async function startFakeTelegram(
       }, timeout * 1000),
     };
     held.add(poll);
+    maxHeld = Math.max(maxHeld, held.size);
     res.on('close', () => {
       clearTimeout(poll.timer);
       held.delete(poll);
@@ -185,6 +189,7 @@ export async function startFakeTelegram(
     failNext(method: string, failure: TelegramFailure, times = 1) {
       for (let i = 0; i < times; i++) failures.push({ method, failure });
     },
+    maxConcurrentPolls: () => maxHeld,
     dropConnections() {
       const cut = sockets.size;
       for (const s of sockets) s.destroy();
