@@ -61,8 +61,28 @@ export function estimateMessageTokens(m: ChatMessage): number {
   return overhead + Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
+// A tool's spec parts are the same objects for the life of the process, and serialising them on every
+// model request was a measurable share of a turn: each spec's JSON length is kept per schema object.
+const specCache = new WeakMap<object, { name: string; description: string; chars: number }>();
+
+function specChars(spec: ToolSpec): number {
+  const hit = specCache.get(spec.parameters);
+  if (hit && hit.name === spec.name && hit.description === spec.description) return hit.chars;
+  const chars = JSON.stringify(spec).length;
+  specCache.set(spec.parameters, { name: spec.name, description: spec.description, chars });
+  return chars;
+}
+
+/** The length of JSON.stringify(tools), without serialising the schemas again. */
+function toolListChars(tools: readonly ToolSpec[]): number {
+  if (tools.length === 0) return 0;
+  let chars = 1 + tools.length; // brackets and commas
+  for (const t of tools) chars += specChars(t);
+  return chars;
+}
+
 export function estimateFixedTokens(system: string, tools: readonly ToolSpec[]): number {
-  const toolChars = tools.length === 0 ? 0 : JSON.stringify(tools).length;
+  const toolChars = toolListChars(tools);
   return MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(system) + Math.ceil(toolChars / CHARS_PER_TOKEN);
 }
 

@@ -31,7 +31,9 @@ export function readHistoryEntries(
 ): ChatMessage[] {
   const read: ChatMessage[] = [];
   raw.forEach((r, i) => {
-    const msg = parseRecord(chatMessageSchema, r, { ...ctx, key: `${ctx.key}[${i}]`, what: 'history entry' });
+    const msg =
+      plainMessage(r) ??
+      parseRecord(chatMessageSchema, r, { ...ctx, key: `${ctx.key}[${i}]`, what: 'history entry' });
     if (msg) read.push(msg as ChatMessage);
   });
   const kept = dropOrphans(read);
@@ -41,6 +43,43 @@ export function readHistoryEntries(
       'history tool calls without their results dropped',
     );
   return kept;
+}
+
+// A turn reads up to 50 entries and the schema check was a measurable share of its time, so the shapes
+// baton writes itself are recognised by hand first. Only an exact match (the same keys the schema keeps,
+// nothing more) takes this path; anything else, reasoning included, goes through the schema and its log line.
+function plainMessage(raw: string): ChatMessage | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(v) || typeof v.content !== 'string') return undefined;
+  const keys = Object.keys(v).length;
+  if (v.role === 'user') return keys === 2 ? (v as ChatMessage) : undefined;
+  if (v.role === 'tool') {
+    const ok = keys === 4 && typeof v.toolCallId === 'string' && typeof v.toolName === 'string';
+    return ok ? (v as ChatMessage) : undefined;
+  }
+  if (v.role !== 'assistant') return undefined;
+  if (keys === 2) return v as ChatMessage;
+  const ok = keys === 3 && Array.isArray(v.toolCalls) && v.toolCalls.every(isPlainToolCall);
+  return ok ? (v as ChatMessage) : undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isPlainToolCall(c: unknown): boolean {
+  return (
+    isObject(c) &&
+    Object.keys(c).length === 3 &&
+    typeof c.id === 'string' &&
+    typeof c.name === 'string' &&
+    'arguments' in c
+  );
 }
 
 /**
