@@ -1,7 +1,7 @@
 // Approval prompts per platform (approvals.md §12.2–§12.5) and the prompt once decided (§10.8).
 import { describe, expect, it } from 'vitest';
-import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
 import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
+import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
 import { BUTTON_ID_MAX_BYTES, outboundMessageSchema } from '../../../src/channel/types.ts';
 
 const ID = '3f0c9a52-8d1e-4b6a-9c2f-0123456789ab';
@@ -163,11 +163,15 @@ describe('the prompt once decided (§10.8)', () => {
       buttons: [],
     });
     const sl = renderDecidedCard('slack', base, outcome);
-    expect(sl.text).toBe(`APPROVAL REQUIRED [k3x9q2]\nTool: shell\nArgs: command: ls -la, cwd: /tmp\n\n${line}`);
+    expect(sl.text).toBe(
+      `APPROVAL REQUIRED [k3x9q2]\nTool: shell\nArgs: command: ls -la, cwd: /tmp\n\n${line}`,
+    );
     expect(sl.markup?.endsWith(`\n\n${line}`)).toBe(true);
     expect(sl.buttons).toEqual([]);
     const tx = renderDecidedCard('text', { ...base, group: true }, outcome);
-    expect(tx.text).toBe(`APPROVAL REQUIRED [k3x9q2]\nTool: shell\nArgs: command: ls -la, cwd: /tmp\n\n${line}`);
+    expect(tx.text).toBe(
+      `APPROVAL REQUIRED [k3x9q2]\nTool: shell\nArgs: command: ls -la, cwd: /tmp\n\n${line}`,
+    );
   });
 
   it("escapes the decider's name in the markup", () => {

@@ -98,15 +98,12 @@ describe('§9 what the model is told', () => {
     expect(notRunText('operator_deny', 'file_write')).toBe('Denied by user.');
   });
 
-  it.each<NotRunReason>([
-    'timed_out',
-    'unreachable',
-    'unavailable',
-    'cancelled',
-    'no_approver',
-  ])('%s is a runtime denial, never blamed on a user', (reason) => {
-    expect(notRunText(reason, 'file_write')).toBe(runtime);
-  });
+  it.each<NotRunReason>(['timed_out', 'unreachable', 'unavailable', 'cancelled', 'no_approver'])(
+    '%s is a runtime denial, never blamed on a user',
+    (reason) => {
+      expect(notRunText(reason, 'file_write')).toBe(runtime);
+    },
+  );
 
   it('the status line of a refused call', () => {
     expect(refusedStatusLine('shell', 'Denied by user.')).toBe('❌ shell: Denied by user.');
