@@ -33,13 +33,13 @@ function button(b: Button): types.Button {
 }
 
 /**
- * Section (the text) plus one actions block per row; undefined when the message has neither buttons nor its own
- * markup. Formatted: the message's mrkdwn markup, else its Markdown as mrkdwn; not formatted: plain_text, which
- * shows the text as written (no mentions possible).
+ * Section (the text) plus one actions block per row; undefined when the message has no buttons. Formatted: the
+ * message's own mrkdwn markup, else its Markdown as mrkdwn; not formatted: plain_text, which shows the text as
+ * written (no mentions possible).
  */
 export function buildBlocks(msg: OutboundMessage, formatted = false): types.KnownBlock[] | undefined {
   const rows = (msg.buttons ?? []).filter((row) => row.length > 0);
-  if (rows.length === 0 && !(formatted && msg.markup)) return undefined;
+  if (rows.length === 0) return undefined;
   return [
     formatted
       ? { type: 'section', text: { type: 'mrkdwn', text: msg.markup ?? (toSlackMrkdwn(msg.text) || ' ') } }
@@ -57,8 +57,8 @@ export function buildBlocks(msg: OutboundMessage, formatted = false): types.Know
 /** chat.postMessage / chat.update arguments for the text: mrkdwn, or plain text when Slack refused that. */
 export function messageArgs(msg: OutboundMessage, formatted: boolean) {
   const blocks = buildBlocks(msg, formatted);
-  // With its own markup, `text` is plain: Slack shows it only in notifications.
-  if (formatted && msg.markup) return { text: escapeText(msg.text), ...(blocks ? { blocks } : {}) };
+  // Own markup: with buttons it is the section and the plain `text` only the notification; else it is the text.
+  if (formatted && msg.markup) return blocks ? { text: escapeText(msg.text), blocks } : { text: msg.markup };
   return formatted
     ? { text: toSlackMrkdwn(msg.text), ...(blocks ? { blocks } : {}) }
     : { text: escapeText(msg.text), mrkdwn: false, ...(blocks ? { blocks } : {}) };

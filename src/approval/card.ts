@@ -27,7 +27,10 @@ export interface ApprovalCard {
   group: boolean;
 }
 
-/** `text`: the §12.5 text prompt, the fallback when a platform refuses buttons (Discord, Slack). */
+/**
+ * `text`: the §12.5 text prompt, the fallback when a platform refuses buttons (Discord, Slack); it fits any
+ * adapter (its markup is the text with `&`, `<` and `>` escaped, valid as Telegram HTML and as Slack mrkdwn).
+ */
 export type CardPlatform = ButtonPlatform | 'text';
 
 export type CardOutcome =
@@ -60,8 +63,13 @@ export function renderApprovalCard(
       return { text: body.text, buttons: [discordButtons(card, catalog)] };
     case 'slack':
       return { text: body.text, markup: body.markup, buttons: [slackButtons(card, catalog)] };
-    default:
-      return { text: `${body.text}\n\n${textModeInstructions(card, catalog)}` };
+    default: {
+      const instructions = textModeInstructions(card, catalog);
+      return {
+        text: `${body.text}\n\n${instructions}`,
+        markup: `${body.markup}\n\n${escapeAngles(instructions)}`,
+      };
+    }
   }
 }
 
@@ -156,7 +164,11 @@ function renderBody(
   const shout = f('approval-heading-shout');
   if (platform === 'discord') return { text: [shout, ...plainFields].join('\n') };
   const heading = `${shout} [${card.replyToken}]`;
-  if (platform === 'text') return { text: [heading, ...plainFields].join('\n') };
+  if (platform === 'text') {
+    // As markup too: the adapter then sends it as written (Telegram HTML and Slack mrkdwn escape just these).
+    const text = [heading, ...plainFields].join('\n');
+    return { text, markup: escapeAngles(text) };
+  }
   const e = escapeAngles;
   const bold = (label: string) => `*${e(f(label))}:*`;
   const mrkdwn = [

@@ -105,9 +105,21 @@ describe('approval card on Slack', () => {
 
     await adapter.edit(ref, renderDecidedCard('slack', c, { kind: 'approved', by: 'bob' }));
     const msg = fake.messages.find((m) => m.ts === ref.messageId)!;
-    expect((msg.blocks as Block[]).map((b) => b.type)).toEqual(['section']);
-    expect((msg.blocks as Block[])[0]!.text?.text.endsWith('\n\n✅ Approved by bob')).toBe(true);
-    expect(msg.text.endsWith('[redacted]\n\n✅ Approved by bob')).toBe(true);
+    expect(msg.blocks).toEqual([]);
+    expect(msg.text).toBe(
+      '*APPROVAL REQUIRED* [`m4n5b6`]\n*Tool:* `http_request`\n*Agent:* fetcher (delegated by main)\n*Args:* url: https://example.com/?a=1&amp;b=&lt;2&gt;, api_key: [redacted]\n\n✅ Approved by bob',
+    );
+  });
+
+  it('the text-mode fallback goes out as its text, without blocks (no Markdown conversion of the args)', async () => {
+    const c = { ...card(), argsSummary: 'path: /a/b_c*d*.txt, content: **hi**' };
+    const msg = renderApprovalCard('text', c);
+    await adapter.send({ channel: 'slack.ops', chat: CHANNEL }, msg);
+    const posted = fake.callsOf('chat.postMessage')[0]!.params;
+    expect(posted.blocks).toBeUndefined();
+    expect(posted.text).toBe(
+      'APPROVAL REQUIRED [m4n5b6]\nTool: http_request\nAgent: fetcher (delegated by main)\nArgs: path: /a/b_c*d*.txt, content: **hi**\n\nReply: "m4n5b6 yes", "m4n5b6 no", or "m4n5b6 always"\n\nThis is a group chat, so everyone here can see this code and the tool arguments shown above. Only an authorized peer for this channel can answer.',
+    );
   });
 
   it('a press whose value was tampered with does not parse', async () => {

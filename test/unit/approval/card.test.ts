@@ -123,9 +123,16 @@ describe('Slack (§12.4)', () => {
 
 describe('text mode (§12.5)', () => {
   it('the reply line, and the group warning after a blank line in a group', () => {
-    expect(renderApprovalCard('text', delegated)).toEqual({
-      text: 'APPROVAL REQUIRED [k3x9q2]\nTool: shell\nAgent: coder (delegated by main)\nArgs: command: ls -la, cwd: /tmp\n\nReply: "k3x9q2 yes", "k3x9q2 no", or "k3x9q2 always"',
-    });
+    const msg = renderApprovalCard('text', delegated);
+    expect(msg.text).toBe(
+      'APPROVAL REQUIRED [k3x9q2]\nTool: shell\nAgent: coder (delegated by main)\nArgs: command: ls -la, cwd: /tmp\n\nReply: "k3x9q2 yes", "k3x9q2 no", or "k3x9q2 always"',
+    );
+    expect(msg.buttons).toBeUndefined();
+    // The same text, escaped for the adapters that take markup, so nothing in it is read as formatting.
+    expect(msg.markup).toBe(msg.text);
+    expect(renderApprovalCard('text', { ...base, argsSummary: 'x: <b>&' }).markup).toContain(
+      'Args: x: &lt;b&gt;&amp;\n',
+    );
     expect(renderApprovalCard('text', { ...base, group: true }).text).toBe(
       'APPROVAL REQUIRED [k3x9q2]\nTool: shell\nArgs: command: ls -la, cwd: /tmp\n\nReply: "k3x9q2 yes", "k3x9q2 no", or "k3x9q2 always"\n\nThis is a group chat, so everyone here can see this code and the tool arguments shown above. Only an authorized peer for this channel can answer.',
     );
