@@ -15,7 +15,11 @@ const BUTTONS_PER_ROW = 5;
 const ROWS_PER_MESSAGE = 5;
 const LABEL_MAX = 80;
 
-const STYLES = { primary: ButtonStyle.Primary, danger: ButtonStyle.Danger } as const;
+const STYLES = {
+  primary: ButtonStyle.Primary,
+  success: ButtonStyle.Success,
+  danger: ButtonStyle.Danger,
+} as const;
 
 /**
  * Action rows for `buttons` (none: `[]`, which also removes buttons on an edit). Rows longer than Discord allows

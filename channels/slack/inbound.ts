@@ -91,7 +91,9 @@ const actionSchema = z.object({
     .optional(),
   channel: z.object({ id }).optional(),
   message: z.object({ ts: id, thread_ts: id.optional() }).optional(),
-  actions: z.array(z.object({ action_id: id, action_ts: z.string().optional() })).min(1),
+  actions: z
+    .array(z.object({ action_id: id, value: z.string().optional(), action_ts: z.string().optional() }))
+    .min(1),
 });
 
 export function mapAction(raw: unknown, ctx: InboundContext): Mapped<InboundAction> {
@@ -114,6 +116,7 @@ export function mapAction(raw: unknown, ctx: InboundContext): Mapped<InboundActi
       ...(thread ? { thread } : {}),
       sender: { id: p.user.id, ...(username ? { username } : {}) },
       actionId: action.action_id,
+      ...(action.value ? { value: action.value } : {}),
       messageId,
       receivedAt: new Date().toISOString(),
     },

@@ -25,22 +25,24 @@ function button(b: Button): types.Button {
   return {
     type: 'button',
     action_id: b.id,
-    value: b.id,
+    value: b.value ?? b.id,
     text: { type: 'plain_text', text: [...b.label].slice(0, BUTTON_LABEL_MAX).join(''), emoji: true },
-    ...(b.style ? { style: b.style } : {}),
+    // Slack has two colours: its `primary` is the green a `success` button asks for.
+    ...(b.style ? { style: b.style === 'danger' ? 'danger' : 'primary' } : {}),
   };
 }
 
 /**
  * Section (the text) plus one actions block per row; undefined when the message has no buttons. Formatted: the
- * model's Markdown as mrkdwn; else plain_text, which shows the text as written (no mentions possible).
+ * message's own mrkdwn markup, else its Markdown as mrkdwn; not formatted: plain_text, which shows the text as
+ * written (no mentions possible).
  */
 export function buildBlocks(msg: OutboundMessage, formatted = false): types.KnownBlock[] | undefined {
   const rows = (msg.buttons ?? []).filter((row) => row.length > 0);
   if (rows.length === 0) return undefined;
   return [
     formatted
-      ? { type: 'section', text: { type: 'mrkdwn', text: toSlackMrkdwn(msg.text) || ' ' } }
+      ? { type: 'section', text: { type: 'mrkdwn', text: msg.markup ?? (toSlackMrkdwn(msg.text) || ' ') } }
       : { type: 'section', text: { type: 'plain_text', text: msg.text || ' ', emoji: true } },
     ...rows.map(
       (row, i): types.ActionsBlock => ({
@@ -55,6 +57,8 @@ export function buildBlocks(msg: OutboundMessage, formatted = false): types.Know
 /** chat.postMessage / chat.update arguments for the text: mrkdwn, or plain text when Slack refused that. */
 export function messageArgs(msg: OutboundMessage, formatted: boolean) {
   const blocks = buildBlocks(msg, formatted);
+  // Own markup: with buttons it is the section and the plain `text` only the notification; else it is the text.
+  if (formatted && msg.markup) return blocks ? { text: escapeText(msg.text), blocks } : { text: msg.markup };
   return formatted
     ? { text: toSlackMrkdwn(msg.text), ...(blocks ? { blocks } : {}) }
     : { text: escapeText(msg.text), mrkdwn: false, ...(blocks ? { blocks } : {}) };

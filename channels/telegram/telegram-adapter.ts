@@ -18,6 +18,7 @@ import {
   ChannelRateLimitError,
   type InboundEvent,
   type MessageRef,
+  type OutboundMessage,
 } from '../../src/channel/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
@@ -70,6 +71,9 @@ const keyboard = (rows: Button[][] = []) => ({
     ),
   ),
 });
+
+/** The HTML sent: a message's own markup (an approval prompt's), else its Markdown rendered. */
+const htmlOf = (msg: OutboundMessage) => msg.markup ?? toTelegramHtml(msg.text);
 
 /** A 429 that auto-retry gave up on becomes the pump's rate-limit signal; other errors pass unchanged. */
 function mapSendError(err: unknown): unknown {
@@ -198,7 +202,7 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
       const chat = chatIdOf(to.chat);
       try {
         const sent = await bot.api
-          .sendMessage(chat, toTelegramHtml(msg.text), { ...extra, parse_mode: 'HTML' })
+          .sendMessage(chat, htmlOf(msg), { ...extra, parse_mode: 'HTML' })
           .catch((err: unknown) => {
             if (!isParseError(err)) throw err;
             logger.warn(
@@ -218,7 +222,7 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
         const chat = chatIdOf(ref.chat);
         const extra = { reply_markup: keyboard(msg.buttons) };
         await bot.api
-          .editMessageText(chat, Number(ref.messageId), toTelegramHtml(msg.text), {
+          .editMessageText(chat, Number(ref.messageId), htmlOf(msg), {
             ...extra,
             parse_mode: 'HTML',
           })

@@ -58,6 +58,8 @@ export const inboundActionSchema = z.object({
   thread: z.string().min(1).optional(),
   sender: z.object({ id: z.string().min(1), username: z.string().optional() }),
   actionId: z.string().min(1),
+  /** The button's `value` where the platform carries one beside the id (Slack); data, never authority. */
+  value: z.string().min(1).optional(),
   /** The platform id of the message the button was on. */
   messageId: z.string().min(1),
   receivedAt: z.string(),
@@ -76,12 +78,22 @@ export const buttonSchema = z.object({
     .min(1)
     .refine((id) => Buffer.byteLength(id) <= BUTTON_ID_MAX_BYTES, `at most ${BUTTON_ID_MAX_BYTES} bytes`),
   label: z.string().min(1),
-  style: z.enum(['primary', 'danger']).optional(),
+  /** Colour where the platform has it: Slack has no `success` and shows it as `primary` (its green). */
+  style: z.enum(['primary', 'success', 'danger']).optional(),
+  /** Sent beside the id where the platform has a separate field (Slack `value`); others carry only the id. */
+  value: z.string().min(1).max(2000).optional(),
 });
 export type Button = z.infer<typeof buttonSchema>;
 
 export const outboundMessageSchema = z.object({
+  /** Markdown (rendered by the adapter); plain text when `markup` is given. */
   text: z.string(),
+  /**
+   * The text already in the platform's own markup (Telegram HTML, Slack mrkdwn), sent as is; for messages built
+   * for one platform (approval prompts). `text` is then the plain fallback (and Slack's notification text).
+   * Adapters without such markup (Discord, local) send `text`.
+   */
+  markup: z.string().min(1).optional(),
   /** Rows of buttons under the message; absent or empty: none (on an edit: the buttons are removed). */
   buttons: z.array(z.array(buttonSchema)).optional(),
 });

@@ -76,6 +76,8 @@ export interface PressInput {
   /** The thread the message is in, if any. */
   threadTs?: string;
   actionId: string;
+  /** The pressed button's `value` (Slack sends the one the button was posted with); default: the action id. */
+  value?: string;
   user?: string;
   username?: string;
   blocks?: unknown[];
@@ -123,7 +125,7 @@ export function blockActions(input: PressInput, apiUrl: string): Record<string, 
         action_id: input.actionId,
         block_id: 'b0',
         text: { type: 'plain_text', text: input.actionId, emoji: true },
-        value: input.actionId,
+        value: input.value ?? input.actionId,
         type: 'button',
         action_ts: actionTs,
       },

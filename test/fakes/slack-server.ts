@@ -98,8 +98,13 @@ export class FakeSlackServer {
   ): Envelope {
     const msg = this.messages.find((m) => m.ts === input.messageTs);
     if (!msg) throw new Error(`fake slack: no posted message ${input.messageTs}`);
+    type Element = { action_id?: string; value?: string };
+    const button = (msg.blocks as Array<{ elements?: Element[] }>)
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === input.actionId);
     const payload = blockActions(
       {
+        ...(button?.value ? { value: button.value } : {}),
         ...input,
         channel: msg.channel,
         ...(msg.thread_ts ? { threadTs: msg.thread_ts } : {}),

@@ -1,0 +1,108 @@
+// An approval prompt through the real Telegram adapter (grammy) against the fake Bot API (approvals.md §12.2):
+// HTML card with its inline keyboard on the wire, a press back as an action the parser reads, the outcome edit.
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTelegramAdapter } from '../../../channels/telegram/telegram-adapter.ts';
+import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
+import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
+import type { ChannelAdapter, ChannelHost, InboundAction, InboundEvent } from '../../../src/channel/types.ts';
+import { createSilentLogger } from '../../../src/core/logger.ts';
+import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
+import { user } from '../../fakes/telegram-wire.ts';
+import { waitFor } from '../../helpers/wait.ts';
+
+const BOB = user(8, 'bob');
+const FORUM = { id: -1001, type: 'supergroup' as const, is_forum: true, title: 'ops' };
+const TOPIC = 3;
+
+let tg: FakeTelegram;
+let adapter: ChannelAdapter;
+let events: InboundEvent[];
+const host: ChannelHost = {
+  async receive(e) {
+    events.push(e as InboundEvent);
+    return { accepted: true, conversation: 'c' };
+  },
+};
+
+beforeEach(async () => {
+  events = [];
+  tg = await startFakeTelegram({ token: 'T1' });
+  adapter = createTelegramAdapter({
+    alias: 'ops',
+    botToken: 'T1',
+    apiBaseUrl: tg.url,
+    logger: createSilentLogger(),
+  });
+  await adapter.start(host);
+});
+afterEach(async () => {
+  await adapter.stop();
+  await tg.close();
+});
+
+const card = (): ApprovalCard => ({
+  approvalId: randomUUID(),
+  replyToken: 'q7w8e9',
+  tool: 'file_write',
+  argsSummary: 'path: /tmp/<a>&b, content: hi',
+  agent: { name: 'coder', caller: 'main' },
+  group: true,
+});
+const to = { channel: 'telegram.ops', chat: String(FORUM.id), thread: String(TOPIC) };
+
+describe('approval card on Telegram', () => {
+  it('goes out as HTML with one row of callback buttons; a press parses back; the outcome edit drops the keyboard', async () => {
+    const c = card();
+    const msg = renderApprovalCard('telegram', c);
+    const ref = await adapter.send(to, msg);
+
+    const call = await tg.waitForCall((x) => x.method === 'sendMessage', 20_000, 'sendMessage');
+    expect(call.params).toMatchObject({ parse_mode: 'HTML', text: msg.markup, message_thread_id: TOPIC });
+    const sent = tg.sent.find((s) => String(s.message.message_id) === ref.messageId)!;
+    // What the chat shows once Telegram parsed the HTML: exactly the plain text of the card.
+    expect(sent.message.text).toBe(
+      '🔧 Tool approval required\n\nTool: file_write\nAgent: coder (delegated by main)\nArgs: path: /tmp/<a>&b, content: hi\n\nTap a button below:',
+    );
+    expect(sent.message.reply_markup?.inline_keyboard).toEqual([
+      [
+        { text: '✅ Approve', callback_data: `approval:${c.approvalId}:approve` },
+        { text: '❌ Deny', callback_data: `approval:${c.approvalId}:deny` },
+        { text: '✅✅ Always', callback_data: `approval:${c.approvalId}:always` },
+      ],
+    ]);
+
+    tg.injectCallback({ message: sent.message, from: BOB, data: `approval:${c.approvalId}:always` });
+    await waitFor(() => events.some((e) => e.kind === 'action'), 20_000, 'the press at the host');
+    const press = events.find((e): e is InboundAction => e.kind === 'action')!;
+    expect(press).toMatchObject({ chat: String(FORUM.id), thread: String(TOPIC), messageId: ref.messageId });
+    expect(press.sender.id).toBe(String(BOB.id));
+    expect(parseApprovalPress('telegram', press.actionId, press.value)).toEqual({
+      approvalId: c.approvalId,
+      action: 'always',
+    });
+
+    await adapter.edit(ref, renderDecidedCard('telegram', c, { kind: 'always', by: 'bob' }));
+    const edit = await tg.waitForCall((x) => x.method === 'editMessageText', 20_000, 'editMessageText');
+    expect(edit.params.parse_mode).toBe('HTML');
+    expect(sent.message.reply_markup).toBeUndefined();
+    expect(sent.message.text).toBe(
+      '🔧 Tool approval required\n\nTool: file_write\nAgent: coder (delegated by main)\nArgs: path: /tmp/<a>&b, content: hi\n\n✅✅ Always approved by bob',
+    );
+  });
+
+  it('a refused HTML send is retried once as plain text with the same buttons (§12.2 fallback)', async () => {
+    const c = card();
+    const msg = renderApprovalCard('telegram', c);
+    tg.failNext('sendMessage', { status: 400, description: "Bad Request: can't parse entities: test" });
+    const ref = await adapter.send(to, msg);
+    const calls = await tg.waitForCalls((x) => x.method === 'sendMessage', 2, 20_000, 'two sends');
+    expect(calls[1]!.params.parse_mode).toBeUndefined();
+    expect(calls[1]!.params.text).toBe(msg.text);
+    const sent = tg.sent.find((s) => String(s.message.message_id) === ref.messageId)!;
+    expect(sent.message.text).toBe(msg.text);
+    expect(sent.message.reply_markup?.inline_keyboard.flat().map((b) => b.callback_data)).toEqual(
+      ['approve', 'deny', 'always'].map((a) => `approval:${c.approvalId}:${a}`),
+    );
+  });
+});
