@@ -48,7 +48,7 @@ export interface ApprovalWaiterOptions {
 
 export interface ApprovalWaiter {
   waitForDecision(id: string, opts: WaitOptions): Promise<WaitOutcome>;
-  /** Closes the subscriber connection if this waiter created it. */
+  /** Stops listening; closes the subscriber connection if this waiter created it. Pending waits keep polling. */
   close(): Promise<void>;
 }
 
@@ -72,6 +72,10 @@ export function createApprovalWaiter(opts: ApprovalWaiterOptions): ApprovalWaite
   let ownSub = false;
   let wired = false;
 
+  const dispatch = (channel: string): void => {
+    for (const fn of listeners.get(channel) ?? []) fn();
+  };
+
   const subscriber = (): Redis => {
     if (!sub) {
       sub = opts.redis.duplicate();
@@ -79,9 +83,7 @@ export function createApprovalWaiter(opts: ApprovalWaiterOptions): ApprovalWaite
       ownSub = true;
     }
     if (!wired) {
-      sub.on('message', (channel: string) => {
-        for (const fn of listeners.get(channel) ?? []) fn();
-      });
+      sub.on('message', dispatch);
       wired = true;
     }
     return sub;
@@ -140,7 +142,7 @@ export function createApprovalWaiter(opts: ApprovalWaiterOptions): ApprovalWaite
         clearInterval(beat);
         clearTimeout(expiry);
         wait.signal.removeEventListener('abort', onAbort);
-        unlisten(channel, onMessage);
+        unlisten(channel, trigger);
         if (outcome.kind === 'missing')
           logger.warn({ approval_id: id }, 'approval record vanished while waiting');
         log(outcome);
@@ -170,7 +172,7 @@ export function createApprovalWaiter(opts: ApprovalWaiterOptions): ApprovalWaite
           busy = false;
         }
       };
-      const onMessage = () => void check();
+      const trigger = () => void check();
 
       const onAbort = (): void => {
         void (async () => {
@@ -185,13 +187,13 @@ export function createApprovalWaiter(opts: ApprovalWaiterOptions): ApprovalWaite
         })();
       };
 
-      const poll = setInterval(onMessage, timing.pollMs);
+      const poll = setInterval(trigger, timing.pollMs);
       const beat = setInterval(() => {
         store.heartbeat(id).catch((err: unknown) => {
           logger.warn({ approval_id: id, err: errorMessage(err) }, 'approval heartbeat failed');
         });
       }, timing.heartbeatMs);
-      const expiry = setTimeout(onMessage, clampDelay(wait.expiresAt - Date.now() + 5));
+      const expiry = setTimeout(trigger, clampDelay(wait.expiresAt - Date.now() + 5));
 
       if (wait.signal.aborted) {
         onAbort();
@@ -199,21 +201,20 @@ export function createApprovalWaiter(opts: ApprovalWaiterOptions): ApprovalWaite
       }
       wait.signal.addEventListener('abort', onAbort, { once: true });
       // Check once subscribed: a decision published before the subscription is seen here, not lost.
-      listen(channel, onMessage)
+      listen(channel, trigger)
         .catch((err: unknown) =>
           logger.warn({ approval_id: id, err: errorMessage(err) }, 'approval subscribe failed'),
         )
-        .finally(onMessage);
+        .finally(trigger);
     });
 
   return {
     waitForDecision,
     async close() {
-      if (ownSub && sub) {
-        sub.disconnect();
-        sub = undefined;
-        wired = false;
-      }
+      sub?.off('message', dispatch);
+      wired = false;
+      if (ownSub) sub?.disconnect();
+      if (ownSub) sub = undefined;
     },
   };
 }
