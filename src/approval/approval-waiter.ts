@@ -101,8 +101,8 @@ export function createApprovalWaiter(opts: ApprovalWaiterOptions): ApprovalWaite
     set?.delete(fn);
     if (set && set.size > 0) return;
     listeners.delete(channel);
-    subscriber()
-      .unsubscribe(channel)
+    sub
+      ?.unsubscribe(channel)
       .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'approval unsubscribe failed'));
   };
 
