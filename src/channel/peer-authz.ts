@@ -22,7 +22,7 @@ function peerMatches(entry: string, who: PeerIdentity): boolean {
 
 /** True when some peer group names this channel (exactly or by bare type), this agent, and this person. */
 export function isAuthorised(
-  config: BatonConfig,
+  config: Pick<BatonConfig, 'peer_groups'>,
   channelKey: string,
   agent: string,
   who: PeerIdentity,

@@ -1,5 +1,7 @@
-// The supervision reaper (delegate.md §11.6): running records whose worker died become lost, overdue ones timed_out.
+// The supervision reaper (delegate.md §11.6): running records whose worker died become lost, overdue ones timed_out;
+// pending approvals whose waiter died become expired (approvals.md §10 lifecycle 6).
 import type { Redis } from 'ioredis';
+import type { ApprovalStore } from '../approval/approval-store.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createDelegateTasks } from './delegate-tasks.ts';
@@ -21,10 +23,15 @@ export interface ReaperOptions {
    * exist yet, and that must not read as a dead worker.
    */
   admissionGraceMs?: number;
+  /** Pending approvals to reap in the same pass (records whose waiter heartbeat is stale). */
+  approvals?: Pick<ApprovalStore, 'reapStale'>;
 }
 
 export interface DelegateReaper {
-  /** One pass under the lock; returns how many records it settled (0 when another reaper holds the lock). */
+  /**
+   * One pass under the lock; returns how many task records it settled (0 when another reaper holds the lock).
+   * Approvals it expires are logged, not counted.
+   */
   runOnce(): Promise<number>;
   close(): void;
 }
@@ -58,6 +65,15 @@ export function startDelegateReaper(opts: ReaperOptions): DelegateReaper {
     return state !== 'waiting' && state !== 'delayed' && tasks.settle(id, 'lost', {});
   };
 
+  const reapApprovals = async (): Promise<void> => {
+    if (!opts.approvals) return;
+    const expired = await opts.approvals.reapStale().catch((err: unknown) => {
+      opts.logger.warn({ err: errorMessage(err) }, 'reaper could not judge pending approvals');
+      return 0;
+    });
+    if (expired > 0) opts.logger.warn({ expired }, 'reaper expired approvals whose waiter is gone');
+  };
+
   const runOnce = async (): Promise<number> => {
     // One reaper at a time across the fleet; the lock expires on its own if this process dies mid-pass.
     const got = await opts.redis.set(lockKey, String(process.pid), 'PX', Math.max(interval, 5_000), 'NX');
@@ -74,6 +90,7 @@ export function startDelegateReaper(opts: ReaperOptions): DelegateReaper {
         if (won) settled += 1;
       }
       if (settled > 0) opts.logger.warn({ settled }, 'delegate reaper settled abandoned background tasks');
+      await reapApprovals();
       return settled;
     } finally {
       await opts.redis.del(lockKey);

@@ -1,6 +1,7 @@
 // The worker role: agent turns from the turns queue (and, as they land, cron runs and background delegations).
 import type { Redis } from 'ioredis';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
+import { createApprovalStore } from '../approval/approval-store.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { startDelegateReaper } from '../control-plane/delegate-reaper.ts';
@@ -86,7 +87,13 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     prefix,
     concurrency: config.worker.background_concurrency,
   });
-  const reaper = startDelegateReaper({ redis, prefix, delegation: delegates.delegation, logger });
+  const reaper = startDelegateReaper({
+    redis,
+    prefix,
+    delegation: delegates.delegation,
+    logger,
+    approvals: createApprovalStore({ redis, prefix, logger }),
+  });
   // Published once everything runs, so a worker that failed to start never shows as live.
   const status = await createWorkerStatusBoard(redis, prefix, logger).publish(services.workerId, {
     sandbox: report.sandbox,

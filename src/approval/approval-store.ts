@@ -1,0 +1,289 @@
+// Pending approvals in Redis (approvals.md §10): the worker creates and waits, the gateway decides by one CAS.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { isUuid } from '../core/ids.ts';
+import type { Logger } from '../core/logger.ts';
+import { loadRedisScript } from '../core/redis-script.ts';
+import { summarizeArgs } from './args-summary.ts';
+import {
+  type ApprovalDestination,
+  type ApprovalRecord,
+  type ApprovalSource,
+  approvalKeys,
+  decodeApprovalRecord,
+  encodeApprovalFields,
+  newReplyToken,
+  type OperatorAnswer,
+  REPLY_TOKEN_RE,
+  type SettledStatus,
+  STATUS_OF_ANSWER,
+} from './record.ts';
+
+const lua = (name: string) => loadRedisScript(join(import.meta.dirname, 'lua', name));
+const createScript = lua('create-approval-3.lua');
+const settleScript = lua('settle-approval-4.lua');
+const heartbeatScript = lua('heartbeat-approval-1.lua');
+const setMessageRefScript = lua('set-message-ref-1.lua');
+
+/** Settled records (and their token index) are the audit trail for 7 days (§10 lifecycle 9, §14). */
+export const AUDIT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** A waiter heartbeat older than this means the waiter is gone: decisions fail, the reaper expires it. */
+export const STALE_HEARTBEAT_MS = 30_000;
+/** Token draws before giving up (a collision needs a live token in the same chat: 1 in 2 billion per draw). */
+const TOKEN_ATTEMPTS = 5;
+
+export interface NewApproval {
+  tool: string;
+  /** Raw arguments: only their §4 summary is stored. */
+  args: unknown;
+  agent: string;
+  caller?: string | null;
+  runId: string;
+  rootRunId: string;
+  channel: string;
+  destination: { chat: string; thread?: string | null | undefined };
+  /** expires_at - created_at: the §6 step 4 / §10 lifecycle 4 minimum, computed by the caller. */
+  waitMs: number;
+}
+
+export interface DecidedBy {
+  channel: string;
+  user: string;
+}
+
+/** What a press or reply did; `late` means the §10 late-press text applies. */
+export type DecideResult =
+  | { kind: 'decided'; status: SettledStatus }
+  | { kind: 'late'; reason: 'unknown' | 'not_pending' | 'expired' | 'stale_waiter' };
+
+/** Result of one settle attempt, as the Lua script reports it. */
+export type SettleResult =
+  | { kind: 'ok'; at: number }
+  | { kind: 'missing' }
+  | { kind: 'not_pending'; status: string }
+  | { kind: 'expired' }
+  | { kind: 'stale' }
+  | { kind: 'not_due' };
+
+type SettleMode = 'decide' | 'expire' | 'reap' | 'cancel' | 'undeliverable';
+
+export interface ApprovalStoreOptions {
+  redis: Redis;
+  prefix: string;
+  logger: Pick<Logger, 'warn'>;
+  /** Override for tests only; default 30 s (§10). */
+  staleHeartbeatMs?: number;
+}
+
+export type ApprovalStore = ReturnType<typeof createApprovalStore>;
+
+export function createApprovalStore(opts: ApprovalStoreOptions) {
+  const { redis, logger } = opts;
+  const keys = approvalKeys(opts.prefix);
+  const staleMs = opts.staleHeartbeatMs ?? STALE_HEARTBEAT_MS;
+
+  const get = async (id: string): Promise<ApprovalRecord | null> => {
+    if (!isUuid(id)) return null; // tampered button data never becomes a key
+    const key = keys.record(id);
+    return decodeApprovalRecord(await redis.hgetall(key), { logger, key });
+  };
+
+  /** The token index key of a stored record, read without trusting the rest of it. */
+  const tokenKeyOf = async (id: string): Promise<string> => {
+    const [channel, destination, token] = await redis.hmget(
+      keys.record(id),
+      'channel',
+      'destination',
+      'reply_token',
+    );
+    try {
+      const c = JSON.parse(channel ?? 'null') as unknown;
+      const d = JSON.parse(destination ?? 'null') as { chat?: unknown } | null;
+      const t = JSON.parse(token ?? 'null') as unknown;
+      if (typeof c === 'string' && typeof d?.chat === 'string' && typeof t === 'string') {
+        return keys.token(c, d.chat, t);
+      }
+    } catch {
+      // unreadable: the settle still works; the index simply keeps its own TTL
+    }
+    return `${opts.prefix}:approval-token:unreadable`;
+  };
+
+  const settle = async (
+    id: string,
+    mode: SettleMode,
+    status: SettledStatus,
+    source: ApprovalSource,
+    decidedBy: DecidedBy | null,
+  ): Promise<SettleResult> => {
+    if (!isUuid(id)) return { kind: 'missing' };
+    const res = (await settleScript(
+      redis,
+      [keys.record(id), await tokenKeyOf(id), keys.pending, keys.audit],
+      [
+        mode,
+        status,
+        JSON.stringify(source),
+        JSON.stringify(decidedBy),
+        staleMs,
+        AUDIT_TTL_MS,
+        id,
+        keys.decided(id),
+      ],
+    )) as [string, string | number | undefined];
+    switch (res[0]) {
+      case 'ok':
+        return { kind: 'ok', at: Number(res[1]) };
+      case 'not_pending':
+        return { kind: 'not_pending', status: String(res[1]) };
+      case 'missing':
+      case 'expired':
+      case 'stale':
+      case 'not_due':
+        return { kind: res[0] };
+      default:
+        throw new Error(`settle-approval returned ${JSON.stringify(res)}`);
+    }
+  };
+
+  /** Records behind the ids of a sorted set, newest first; gone or unreadable ones (logged) are skipped. */
+  const recordsOf = async (ids: string[]): Promise<ApprovalRecord[]> => {
+    if (ids.length === 0) return [];
+    const pipe = redis.pipeline();
+    for (const id of ids) pipe.hgetall(keys.record(id));
+    const rows = (await pipe.exec()) ?? [];
+    const out: ApprovalRecord[] = [];
+    rows.forEach(([err, raw], i) => {
+      if (err) return;
+      const rec = decodeApprovalRecord(raw as Record<string, string>, { logger, key: keys.record(ids[i]!) });
+      if (rec) out.push(rec);
+    });
+    return out;
+  };
+
+  return {
+    keys,
+
+    /**
+     * Writes the pending record and its token index (before anything is posted: §10 lifecycle 1). The token is
+     * drawn again while it collides with one still indexed for the same chat (§12.5).
+     */
+    async createPendingApproval(input: NewApproval): Promise<ApprovalRecord> {
+      const destination: ApprovalDestination = {
+        chat: input.destination.chat,
+        thread: input.destination.thread || null,
+      };
+      const id = randomUUID();
+      for (let attempt = 0; attempt < TOKEN_ATTEMPTS; attempt++) {
+        const token = newReplyToken();
+        const base = {
+          approval_id: id,
+          reply_token: token,
+          status: 'pending' as const,
+          tool: input.tool,
+          args_summary: summarizeArgs(input.args),
+          agent: input.agent,
+          caller: input.caller ?? null,
+          run_id: input.runId,
+          root_run_id: input.rootRunId,
+          channel: input.channel,
+          destination,
+          message_ref: null,
+          decided_by: null,
+          decided_at: null,
+          source: null,
+        };
+        const res = (await createScript(
+          redis,
+          [keys.record(id), keys.token(input.channel, destination.chat, token), keys.pending],
+          [Math.max(0, Math.round(input.waitMs)), AUDIT_TTL_MS, id, ...encodeApprovalFields(base)],
+        )) as number[];
+        if (Number(res[0]) === 1) {
+          const at = Number(res[1]);
+          return { ...base, created_at: at, expires_at: Number(res[2]), waiter_heartbeat_at: at };
+        }
+      }
+      throw new Error(
+        `no free reply token for ${input.channel}:${destination.chat} after ${TOKEN_ATTEMPTS} draws`,
+      );
+    },
+
+    /** The record, or null when unknown, not a UUID, or unreadable (logged). */
+    get,
+
+    /** Text mode: the record whose token is indexed for this channel and chat (case-insensitive), or null. */
+    async findByReplyToken(channel: string, chat: string, token: string): Promise<ApprovalRecord | null> {
+      const t = token.toLowerCase();
+      if (!REPLY_TOKEN_RE.test(t)) return null;
+      const id = await redis.get(keys.token(channel, chat, t));
+      const rec = id ? await get(id) : null;
+      // The index names the record; the record must name the index back (a stale or forged index is no match).
+      return rec && rec.channel === channel && rec.destination.chat === chat && rec.reply_token === t
+        ? rec
+        : null;
+    },
+
+    /**
+     * The §10 lifecycle 2 compare-and-set: succeeds only while pending, before expires_at and with a waiter
+     * heartbeat under 30 s old (all on the Redis clock); then writes the decision and publishes it.
+     * Call it only after the §11 checks (answer-authz.ts).
+     */
+    async decide(id: string, answer: OperatorAnswer, decidedBy: DecidedBy): Promise<DecideResult> {
+      const status = STATUS_OF_ANSWER[answer];
+      const res = await settle(id, 'decide', status, 'operator', decidedBy);
+      if (res.kind === 'ok') return { kind: 'decided', status };
+      if (res.kind === 'expired') return { kind: 'late', reason: 'expired' };
+      if (res.kind === 'stale') return { kind: 'late', reason: 'stale_waiter' };
+      if (res.kind === 'not_pending') return { kind: 'late', reason: 'not_pending' };
+      return { kind: 'late', reason: 'unknown' };
+    },
+
+    /** The gateway could not post (or lost the channel): pending → undeliverable (source unreachable). */
+    async markUndeliverable(id: string): Promise<boolean> {
+      return (await settle(id, 'undeliverable', 'undeliverable', 'unreachable', null)).kind === 'ok';
+    },
+
+    /** Where the prompt was posted (for removing its buttons later); false when the record is gone. */
+    async setMessageRef(id: string, ref: { chat: string; messageId: string }): Promise<boolean> {
+      if (!isUuid(id)) return false;
+      const value = JSON.stringify({ chat: ref.chat, messageId: ref.messageId });
+      return Number(await setMessageRefScript(redis, [keys.record(id)], [value])) === 1;
+    },
+
+    /** Waiter: pending → expired (source timed_out) once expires_at has passed on the Redis clock. */
+    expireIfDue: (id: string) => settle(id, 'expire', 'expired', 'timed_out', null),
+
+    /** Waiter: the run was abandoned (§10 lifecycle 5): pending → cancelled (source cancelled). */
+    cancel: (id: string) => settle(id, 'cancel', 'cancelled', 'cancelled', null),
+
+    /** Waiter: refreshes waiter_heartbeat_at; false once the record is gone or settled. */
+    async heartbeat(id: string): Promise<boolean> {
+      return Number(await heartbeatScript(redis, [keys.record(id)], [])) === 1;
+    },
+
+    /** Pending records, oldest first (GET /api/approvals). */
+    async listPending(limit = 100): Promise<ApprovalRecord[]> {
+      return recordsOf(await redis.zrange(keys.pending, 0, String(limit - 1)));
+    },
+
+    /** Settled records of the last 7 days, newest first (GET /api/approvals/audit). */
+    async listAudit(limit = 100): Promise<ApprovalRecord[]> {
+      return recordsOf(await redis.zrevrange(keys.audit, 0, String(limit - 1)));
+    },
+
+    /**
+     * The reaper's pass (delegate.md §11.6): pending records whose waiter heartbeat is stale become `expired`
+     * (source timed_out); ids whose record is gone leave the pending set. Returns how many it expired.
+     */
+    async reapStale(): Promise<number> {
+      let reaped = 0;
+      for (const id of await redis.zrange(keys.pending, 0, '-1')) {
+        const res = await settle(id, 'reap', 'expired', 'timed_out', null);
+        if (res.kind === 'ok') reaped += 1;
+        else if (res.kind === 'missing' || res.kind === 'not_pending') await redis.zrem(keys.pending, id);
+      }
+      return reaped;
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// The pending-approval record in Redis (approvals.md §10): schema, keys, and the hash codec.
+// Times are epoch milliseconds on the Redis clock (stamped by TIME inside the scripts), so the worker that waits
+// and the gateway that decides compare one clock whatever the skew between their hosts.
+import { randomInt } from 'node:crypto';
+import { z } from 'zod';
+import type { Logger } from '../core/logger.ts';
+import { checkRecord } from '../core/redis-record.ts';
+
+export const APPROVAL_STATUSES = [
+  'pending',
+  'approved',
+  'always',
+  'denied',
+  'expired',
+  'cancelled',
+  'undeliverable',
+] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+export type SettledStatus = Exclude<ApprovalStatus, 'pending'>;
+
+export const APPROVAL_SOURCES = ['operator', 'timed_out', 'unreachable', 'unavailable', 'cancelled'] as const;
+export type ApprovalSource = (typeof APPROVAL_SOURCES)[number];
+
+/** An operator's answer; Discord's "Allow this session" and "Always allow" are both `always` (§3). */
+export type OperatorAnswer = 'approve' | 'always' | 'deny';
+
+export const STATUS_OF_ANSWER: Record<OperatorAnswer, SettledStatus> = {
+  approve: 'approved',
+  always: 'always',
+  deny: 'denied',
+};
+
+export const REPLY_TOKEN_RE = /^[a-z0-9]{6}$/;
+
+const destinationSchema = z.object({ chat: z.string().min(1), thread: z.string().min(1).nullable() });
+export type ApprovalDestination = z.infer<typeof destinationSchema>;
+
+export const approvalRecordSchema = z.object({
+  approval_id: z.uuid(),
+  reply_token: z.string().regex(REPLY_TOKEN_RE),
+  status: z.enum(APPROVAL_STATUSES),
+  tool: z.string(),
+  args_summary: z.string(),
+  /** Whose call it is: for a delegated child, the target. */
+  agent: z.string(),
+  /** The immediate caller of a delegated child; null otherwise. */
+  caller: z.string().nullable(),
+  run_id: z.string(),
+  root_run_id: z.string(),
+  /** Channel key `<type>.<alias>`. */
+  channel: z.string().min(1),
+  destination: destinationSchema,
+  /** The posted prompt (set by the gateway once posted). */
+  message_ref: z.object({ chat: z.string(), messageId: z.string() }).nullable(),
+  created_at: z.number(),
+  expires_at: z.number(),
+  waiter_heartbeat_at: z.number(),
+  /** Channel key and platform user id of the operator; null for runtime outcomes. */
+  decided_by: z.object({ channel: z.string(), user: z.string() }).nullable(),
+  decided_at: z.number().nullable(),
+  source: z.enum(APPROVAL_SOURCES).nullable(),
+});
+export type ApprovalRecord = z.infer<typeof approvalRecordSchema>;
+
+/** Redis names under the deployment prefix. */
+export const approvalKeys = (prefix: string) => ({
+  record: (id: string) => `${prefix}:approval:${id}`,
+  /**
+   * Token index, scoped to the channel and chat (not the thread): tokens are unique per chat (§12.5), and the
+   * §11 destination check then decides whether a thread must match (Slack: same channel is enough).
+   */
+  token: (channel: string, chat: string, token: string) =>
+    `${prefix}:approval-token:${channel}:${chat}:${token.toLowerCase()}`,
+  /** Sorted set of pending approval ids by created_at (listing, reaper). */
+  pending: `${prefix}:approvals:pending`,
+  /** Sorted set of settled approval ids by decided_at (the 7-day audit trail). */
+  audit: `${prefix}:approvals:audit`,
+  /** The pub/sub channel a decision is published on. */
+  decided: (id: string) => `${prefix}:approval-decided:${id}`,
+});
+
+const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** 6 characters from a-z0-9, each drawn with crypto randomness (no modulo bias: randomInt is uniform). */
+export function newReplyToken(): string {
+  let out = '';
+  for (let i = 0; i < 6; i++) out += TOKEN_ALPHABET[randomInt(TOKEN_ALPHABET.length)];
+  return out;
+}
+
+/** Hash field/value pairs: `status` is stored raw (Lua compares it), every other field as JSON. */
+export function encodeApprovalFields(fields: Partial<ApprovalRecord>): string[] {
+  return Object.entries(fields).flatMap(([k, v]) =>
+    k === 'status' ? [k, String(v)] : [k, JSON.stringify(v ?? null)],
+  );
+}
+
+/** A stored hash back into a record: null when absent, null (logged, never thrown) when unreadable. */
+export function decodeApprovalRecord(
+  raw: Record<string, string>,
+  ctx: { logger: Pick<Logger, 'warn'>; key: string },
+): ApprovalRecord | null {
+  if (Object.keys(raw).length === 0) return null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    try {
+      out[k] = k === 'status' ? v : JSON.parse(v);
+    } catch {
+      out[k] = undefined; // not JSON: the schema names the field in the log line
+    }
+  }
+  return checkRecord(approvalRecordSchema, out, { ...ctx, what: 'approval record' }) ?? null;
+}
