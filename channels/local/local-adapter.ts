@@ -25,6 +25,8 @@ export interface PressOptions {
   actionId: string;
   senderId?: string;
   eventId?: string;
+  /** A client still showing buttons the message no longer has (a late press). */
+  stale?: boolean;
 }
 
 export interface InjectOptions {
@@ -45,6 +47,8 @@ export interface LocalChannel extends ChannelAdapter {
   press(opts: PressOptions): Promise<ReceiveResult>;
   /** Chats that got a typing indicator, one entry per call. */
   readonly typings: Recipient[];
+  /** What each press showed its presser alone (an approval's ack), by the press's event id. */
+  readonly notices: { eventId: string; senderId: string; text: string }[];
   /** Makes the next `n` sends fail with this error (to exercise retries and retry_after). */
   failNextSends(n: number, error: (to: Recipient, msg: OutboundMessage) => Error): void;
 }
@@ -53,6 +57,7 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
   const key = `local.${alias}`;
   const replies: LocalReply[] = [];
   const typings: Recipient[] = [];
+  const notices: LocalChannel['notices'] = [];
   const byId = new Map<string, LocalReply>();
   const events = new EventEmitter();
   let host: ChannelHost | null = null;
@@ -81,6 +86,7 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
     maxMessageLength,
     replies,
     typings,
+    notices,
     async start(h) {
       host = h;
     },
@@ -115,20 +121,25 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
     async press(opts) {
       if (!host) throw new Error(`local channel ${key} is not started`);
       const reply = byId.get(opts.messageId);
-      if (!reply?.buttons.flat().some((b) => b.id === opts.actionId)) {
+      const shown = opts.stale ? reply?.versions.flatMap((v) => v.buttons ?? []) : reply?.buttons;
+      if (!shown?.flat().some((b) => b.id === opts.actionId)) {
         throw new Error(`local channel ${key}: message ${opts.messageId} has no button ${opts.actionId}`);
       }
-      return host.receive({
+      const eventId = opts.eventId ?? `press-${Date.now()}-${++seq}`;
+      const senderId = opts.senderId ?? 'local-user';
+      const result = await host.receive({
         kind: 'action',
         channel: key,
-        eventId: opts.eventId ?? `press-${Date.now()}-${++seq}`,
+        eventId,
         chat: reply.to.chat,
         ...(reply.to.thread ? { thread: reply.to.thread } : {}),
-        sender: { id: opts.senderId ?? 'local-user' },
+        sender: { id: senderId },
         actionId: opts.actionId,
         messageId: opts.messageId,
         receivedAt: new Date().toISOString(),
       });
+      if (result.accepted && result.notice) notices.push({ eventId, senderId, text: result.notice });
+      return result;
     },
     async inject(opts) {
       if (!host) throw new Error(`local channel ${key} is not started`);

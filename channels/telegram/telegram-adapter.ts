@@ -103,14 +103,14 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
   let me: BotIdentity | null = null;
 
   /** Hands an event to the host; resolves once it is in the inbox (or refused), retrying while that fails. */
-  async function deliver(event: InboundEvent, stopping: AbortSignal): Promise<void> {
+  async function deliver(event: InboundEvent, stopping: AbortSignal): Promise<string | undefined> {
     for (let attempt = 1; ; attempt++) {
       if (!host || stopping.aborted) throw new Error('channel stopping');
       try {
         const result = await host.receive(event);
         if (!result.accepted)
           logger.debug({ event_id: event.eventId, reason: result.reason }, 'update not taken');
-        return;
+        return result.accepted ? result.notice : undefined;
       } catch (err) {
         logger.warn(
           { event_id: event.eventId, attempt, err: errorMessage(err) },
@@ -118,7 +118,7 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
         );
         if (event.kind === 'action' && attempt >= ACTION_ATTEMPTS) {
           logger.error({ event_id: event.eventId }, 'button press dropped after its last attempt');
-          return;
+          return undefined;
         }
         await sleep(Math.min(250 * 2 ** (attempt - 1), 5000), undefined, { signal: stopping }).catch(
           () => {},
@@ -140,10 +140,16 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
       );
     }
     if (parsed.kind === 'action') {
-      // Answered first: Telegram shows a spinner on the button until then.
-      await bot.api
-        .answerCallbackQuery(parsed.callbackId)
-        .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'answerCallbackQuery failed'));
+      // Always answered, with the handler's notice (an approval's ack) as its text; a failed answer is only logged.
+      let notice: string | undefined;
+      try {
+        notice = await deliver(parsed.event, stopping);
+      } finally {
+        await bot.api
+          .answerCallbackQuery(parsed.callbackId, notice ? { text: notice } : undefined)
+          .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'answerCallbackQuery failed'));
+      }
+      return;
     }
     await deliver(parsed.event, stopping);
   }

@@ -1,5 +1,5 @@
 // Runs one model tool call: duplicate guard → approval gate → argument validation → tool, never throwing.
-import { DENIED_BY_USER, OPERATOR_HINT, runtimeDenialText } from '../approval/messages.ts';
+import { DENIED_BY_USER, notRunText, OPERATOR_HINT } from '../approval/messages.ts';
 import { errorMessage, RunAbortedError } from '../core/errors.ts';
 import type { ToolCall } from '../providers/types.ts';
 import type { RunContext } from '../run/run-context.ts';
@@ -40,10 +40,10 @@ export async function dispatchToolCall(
   if (outcome.kind === 'denied_by_user') return fail(DENIED_BY_USER);
   if (outcome.kind === 'denied_by_runtime') {
     run.logger.warn(
-      { tool: call.name, denied_by_runtime: true, operator_hint: OPERATOR_HINT },
+      { tool: call.name, denied_by_runtime: true, reason: outcome.reason, operator_hint: OPERATOR_HINT },
       'tool call denied by runtime',
     );
-    return fail(runtimeDenialText(call.name));
+    return fail(notRunText(outcome.reason, call.name));
   }
 
   const parsed = tool.input.safeParse(call.arguments ?? {});

@@ -43,6 +43,10 @@ export interface NewApproval {
   rootRunId: string;
   channel: string;
   destination: { chat: string; thread?: string | null | undefined };
+  /** A route prompt (shows the `Agent:` line); default false. */
+  routePrompt?: boolean;
+  /** A group chat (text mode adds the visibility warning); default true. */
+  group?: boolean;
   /** expires_at - created_at: the §6 step 4 / §10 lifecycle 4 minimum, computed by the caller. */
   waitMs: number;
 }
@@ -189,6 +193,8 @@ export function createApprovalStore(opts: ApprovalStoreOptions) {
           root_run_id: input.rootRunId,
           channel: input.channel,
           destination,
+          route_prompt: input.routePrompt ?? false,
+          group: input.group ?? true,
           message_ref: null,
           decided_by: null,
           decided_at: null,

@@ -1,12 +1,13 @@
 // The approval gate: decides per tool call whether it runs, is approved, or needs an operator (approvals.md §2).
 import type { SecurityPolicy } from '../security/types.ts';
-import type { ApprovalGate, GateOutcome } from './types.ts';
+import type { ApprovalGate, GateOutcome, RuntimeDenial } from './types.ts';
 
-export type OperatorAnswer = 'approve' | 'always' | 'deny' | 'no_decision';
+/** The operator's answer, or why the runtime denied the call (kept distinct: §9 texts, §14 logs, the audit). */
+export type AskAnswer = 'approve' | 'always' | 'deny' | RuntimeDenial;
 
 /** Something that can put one prompt in front of an operator and wait for the answer. */
 export interface ApprovalAsker {
-  ask(tool: string, args: unknown, signal: AbortSignal): Promise<OperatorAnswer>;
+  ask(tool: string, args: unknown, signal: AbortSignal): Promise<AskAnswer>;
 }
 
 export type Requirement = 'not_required' | 'approved' | 'prompt';
@@ -53,11 +54,11 @@ const DECISION_OF: Record<GateOutcome['kind'], ApprovalOutcome> = {
 export function createApprovalGate(opts: GateOptions): ApprovalGate {
   const always = new Set<string>();
   const decide = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
-    if (!opts.asker) return { kind: 'denied_by_runtime' };
+    if (!opts.asker) return { kind: 'denied_by_runtime', reason: 'no_approver' };
     const answer = await opts.asker.ask(tool, args, signal);
     if (answer === 'always') always.add(tool);
     if (answer === 'approve' || answer === 'always') return { kind: 'run' };
-    return answer === 'deny' ? { kind: 'denied_by_user' } : { kind: 'denied_by_runtime' };
+    return answer === 'deny' ? { kind: 'denied_by_user' } : { kind: 'denied_by_runtime', reason: answer };
   };
   const ask = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
     const outcome = await decide(tool, args, signal);

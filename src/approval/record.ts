@@ -50,6 +50,10 @@ export const approvalRecordSchema = z.object({
   /** Channel key `<type>.<alias>`. */
   channel: z.string().min(1),
   destination: destinationSchema,
+  /** A route prompt shows the `Agent:` line (§12.1); prompts in the originating chat do not. */
+  route_prompt: z.boolean().default(false),
+  /** The destination is a group chat, guild channel or Slack channel: text mode adds the visibility warning. */
+  group: z.boolean().default(true),
   /** The posted prompt (set by the gateway once posted). */
   message_ref: z.object({ chat: z.string(), messageId: z.string() }).nullable(),
   created_at: z.number(),

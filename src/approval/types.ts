@@ -1,6 +1,12 @@
 // The approval gate contract: the check in front of every tool dispatch (approvals.md §2).
 
-export type GateOutcome = { kind: 'run' } | { kind: 'denied_by_user' } | { kind: 'denied_by_runtime' };
+/** Why the runtime denied a gated call: §10 `source` values, or a gate with no approver path. */
+export type RuntimeDenial = 'timed_out' | 'unreachable' | 'unavailable' | 'cancelled' | 'no_approver';
+
+export type GateOutcome =
+  | { kind: 'run' }
+  | { kind: 'denied_by_user' }
+  | { kind: 'denied_by_runtime'; reason: RuntimeDenial };
 
 export interface ApprovalGate {
   /** Decides whether one tool call may run; may wait for an operator. */

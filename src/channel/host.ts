@@ -49,8 +49,8 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
       );
       return { accepted: false, reason: 'unhandled' };
     }
-    await opts.actions.handle(action);
-    return { accepted: true, conversation };
+    const res = await opts.actions.handle(action);
+    return { accepted: true, conversation, ...(res?.notice ? { notice: res.notice } : {}) };
   }
   return {
     async receive(raw): Promise<ReceiveResult> {
@@ -64,6 +64,10 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
       }
       const event = parsed.data;
       if (event.kind === 'action') return forwardAction(event);
+      // An approval answer is checked against the approval's own rules (§11), never a turn's.
+      if (opts.actions?.reply && (await opts.actions.reply(event))) {
+        return { accepted: true, conversation: conversationId(event.channel, event.chat, event.thread) };
+      }
       const channelCfg = channelOf(config, event.channel);
       if (channelCfg?.mention_only && !event.isDirect && !event.addressedToBot) {
         return { accepted: false, reason: 'not_addressed' };

@@ -107,7 +107,15 @@ export interface MessageRef {
 
 /** Why an event was not enqueued; an accepted event is `{ accepted: true }`. */
 export type ReceiveResult =
-  | { accepted: true; conversation: string }
+  | {
+      accepted: true;
+      conversation: string;
+      /**
+       * For a button press: a short text for the presser alone (an approval's ack). The adapter shows it the
+       * platform's way (Telegram callback answer, Discord ephemeral follow-up, Slack ephemeral message) or drops it.
+       */
+      notice?: string;
+    }
   | {
       accepted: false;
       reason: 'invalid' | 'duplicate' | 'unauthorised' | 'no_agent' | 'not_addressed' | 'unhandled';
@@ -177,7 +185,14 @@ export interface ChannelHttpRoute {
 
 /** Where button presses go (the approvals broker); the host only validates and forwards them. */
 export interface ActionHandler {
-  handle(action: InboundAction): Promise<void>;
+  /** `notice`: what the presser alone is shown (see ReceiveResult). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that show nothing simply return
+  handle(action: InboundAction): Promise<{ notice?: string } | void>;
+  /**
+   * A message that answers a pending approval (a token reply, approvals.md §12.5): true when it was consumed
+   * (answered, never a turn). Asked before anything else applies to the message.
+   */
+  reply?(message: InboundMessage): Promise<boolean>;
 }
 
 /** A reply's place in its conversation: replies leave in this order even after failures. */

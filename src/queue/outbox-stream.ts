@@ -16,8 +16,18 @@ const SENT_MARK_TTL_SECS = 30 * 24 * 60 * 60;
 /** A multi-chunk reply's progress outlives any retry schedule. */
 const PROGRESS_TTL_SECS = 7 * 24 * 60 * 60;
 
+/** An approval card to post or edit (approvals.md §10, §12): the gateway loads the record and renders it. */
+export interface ApprovalCardRequest {
+  op: 'post' | 'edit';
+  approvalId: string;
+}
+
+const approvalRequestSchema = z.object({ op: z.enum(['post', 'edit']), approvalId: z.uuid() });
+
 export interface OutboxEntry {
   id: string;
+  /** Set for an approval card request (no text; outside any conversation's order). */
+  approval?: ApprovalCardRequest;
   to: Recipient;
   text: string;
   /** Set for a conversation's replies, which leave in `seq` order. */
@@ -97,6 +107,11 @@ function parseEntry(raw: RawEntry, reclaimed: boolean): OutboxEntry | null {
   if (order === 'unreadable') return malformed('bad conv/seq');
   const to = recipientSchema.safeParse(safeJson(shape.data.to));
   if (!to.success) return malformed('bad recipient');
+  if (f.approval !== undefined) {
+    const approval = approvalRequestSchema.safeParse(safeJson(f.approval));
+    if (!approval.success) return malformed('bad approval request');
+    return { id, to: to.data, text: '', approval: approval.data, reclaimed };
+  }
   return { id, to: to.data, text: shape.data.text, ...ordered, reclaimed };
 }
 

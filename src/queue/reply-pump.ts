@@ -3,12 +3,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { chunkMarkdown } from '../channel/markdown/chunk.ts';
-import { type ChannelAdapter, ChannelRateLimitError } from '../channel/types.ts';
+import { type ChannelAdapter, ChannelRateLimitError, type Recipient } from '../channel/types.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
-import { createOutboxStream, isNoGroupError, type OutboxEntry } from './outbox-stream.ts';
+import {
+  type ApprovalCardRequest,
+  createOutboxStream,
+  isNoGroupError,
+  type OutboxEntry,
+} from './outbox-stream.ts';
 import { createLanes } from './reply-lanes.ts';
 import { createReplyOrderGate } from './reply-order.ts';
 
@@ -46,6 +51,13 @@ export interface ReplyPumpOptions {
   timings?: Partial<PumpTimings>;
   /** Last line of defence before the platform: known secret values are replaced (before chunking). */
   redact?: (text: string) => string;
+  /** Posts and edits approval cards (the gateway's courier); absent: such requests are logged and dropped. */
+  approvals?: ApprovalCardHandler;
+}
+
+export interface ApprovalCardHandler {
+  /** Never throws for a platform failure (it marks the approval undeliverable instead). */
+  handle(req: ApprovalCardRequest, to: Recipient, adapter: ChannelAdapter): Promise<void>;
 }
 
 export interface PumpTimings {
@@ -169,7 +181,23 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
     return { done: true, progressSaved };
   }
 
+  async function deliverApproval(entry: OutboxEntry, req: ApprovalCardRequest): Promise<'done'> {
+    if (opts.approvals) {
+      await opts.approvals.handle(req, entry.to, adapter).catch((err: unknown) => {
+        logger.warn(
+          { channel: adapter.key, approval_id: req.approvalId, err: errorMessage(err) },
+          'approval card request failed',
+        );
+      });
+    } else {
+      logger.warn({ channel: adapter.key, approval_id: req.approvalId }, 'approval card request dropped');
+    }
+    await stream.ack(entry, false);
+    return 'done';
+  }
+
   async function deliver(entry: OutboxEntry): Promise<'done' | 'wait'> {
+    if (entry.approval) return deliverApproval(entry, entry.approval);
     const turn = await turnOf(entry);
     if (turn === 'wait') return 'wait';
     if (entry.malformed) {
@@ -192,7 +220,11 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   }
 
   const lanes = createLanes<OutboxEntry>({
-    laneOf: (e) => e.order?.conversation ?? `${e.to.chat}:${e.to.thread ?? ''}`,
+    // An approval's post and edit share a lane of their own: in order, and never behind a conversation's replies.
+    laneOf: (e) =>
+      e.approval
+        ? `approval:${e.approval.approvalId}`
+        : (e.order?.conversation ?? `${e.to.chat}:${e.to.thread ?? ''}`),
     rankOf: (e) => e.order?.seq,
     process: deliver,
     settled: (e) => {

@@ -126,7 +126,16 @@ async function runScoped(
       sessionKey,
       sender,
       message: cronPrompt(job.alias, cron.name, cron.prompt),
-      asker: opts.asker ?? null,
+      // A cron root turn with a route asks the route; without one it is non-interactive (approvals.md §5).
+      asker:
+        opts.asker ??
+        services.approvals?.askerFor({
+          agent: owner,
+          runId,
+          rootRunId: runId,
+          route: riskProfileFor(services.config, owner)?.approval_route,
+        }) ??
+        null,
       signal: opts.signal,
       runId,
       spawnSite: 'cron',

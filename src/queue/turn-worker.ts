@@ -12,10 +12,12 @@ import {
   turnFailed,
 } from '../channel/messages.ts';
 import type { Recipient } from '../channel/types.ts';
+import { riskProfileFor } from '../config/lookup.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
 import type { RunningTurns } from '../control-plane/running-turns.ts';
 import type { TypingSignals } from '../control-plane/typing-signals.ts';
 import { errorMessage } from '../core/errors.ts';
+import { newRunId } from '../core/ids.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
@@ -91,6 +93,16 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     let history: SettledTurn['history'];
     let handedBack = false;
     const stopTyping = opts.typing?.whileRunning(origin);
+    const runId = newRunId();
+    // A channel root turn asks its own chat, or its profile's route (approvals.md §5).
+    const asker =
+      services.approvals?.askerFor({
+        agent: event.agent,
+        runId,
+        rootRunId: runId,
+        origin: { ...origin, group: !event.isDirect },
+        route: riskProfileFor(services.config, event.agent)?.approval_route,
+      }) ?? null;
     try {
       const res = await runTurn(services, {
         agentAlias: event.agent,
@@ -99,7 +111,8 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         message: event.text,
         turnId,
         origin,
-        asker: null,
+        asker,
+        runId,
         signal: controller.signal,
         deferHistory: true,
         ...(session ? { session } : {}),

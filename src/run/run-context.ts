@@ -1,5 +1,7 @@
 // RunContext: everything one agent run (root turn, subagent, delegated child) carries down its tool calls.
 import type { Redis } from 'ioredis';
+import type { AskContext } from '../approval/channel-asker.ts';
+import type { ApprovalAsker } from '../approval/gate.ts';
 import type { ApprovalGate } from '../approval/types.ts';
 import type { Recipient } from '../channel/types.ts';
 import type { BatonConfig, RuntimeProfile } from '../config/types.ts';
@@ -51,6 +53,8 @@ export interface RuntimeServices {
   delegation?: DelegationServices;
   /** The shell sandbox of this process (config.md §10.2); absent: the process default (`bwrap` on PATH). */
   sandbox?: ShellSandbox;
+  /** Channel approvals (approvals.md §5): the asker of a run, null when it has no approver path; absent: none. */
+  approvals?: { askerFor(ctx: AskContext): ApprovalAsker | null };
 }
 
 /** Hooks around a run's model requests and tool calls (cost checks, background progress). */

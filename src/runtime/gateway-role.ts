@@ -1,5 +1,6 @@
 // The gateway role: channel adapters in and out (host → turns queue; outbox → platform).
 import type { Redis } from 'ioredis';
+import { createApprovalStore } from '../approval/approval-store.ts';
 import { createChannelHost } from '../channel/host.ts';
 import type { ActionHandler, ChannelAdapter } from '../channel/types.ts';
 import { channelOf } from '../config/lookup.ts';
@@ -13,6 +14,8 @@ import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { createTextRedactor } from '../core/redact.ts';
 import { createRedis } from '../core/redis.ts';
+import { createApprovalBroker } from '../gateway/approval-broker.ts';
+import { createApprovalCards } from '../gateway/approval-cards.ts';
 import { createChatCommands } from '../gateway/chat-commands.ts';
 import type { ConfigDiagnostics } from '../gateway/health.ts';
 import { createOpsDeps } from '../gateway/ops-deps.ts';
@@ -33,7 +36,7 @@ export interface GatewayRoleOptions {
   routes?: Record<string, string>;
   /** Serve the operations API on [gateway] host/port, reporting these config diagnostics. */
   ops?: ConfigDiagnostics;
-  /** Where button presses go (the approvals broker); absent: presses are logged and dropped. */
+  /** Where button presses go; absent: the approvals broker (presses and token replies). */
   actions?: ActionHandler;
   /** Channel lease timings (tests shorten them) and a kill switch: when aborted, this gateway stops its channels
    * without releasing their leases, as a crashed process would. */
@@ -57,12 +60,25 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const outbox = createReplyOutbox(redis, prefix, redact);
+  const approvals = createApprovalStore({ redis, prefix, logger });
+  const cards = createApprovalCards({ store: approvals, logger });
+  const adapterByKey = new Map(opts.adapters.map((a) => [a.key, a]));
+  const actions =
+    opts.actions ??
+    createApprovalBroker({
+      config,
+      store: approvals,
+      cards,
+      adapterOf: (key) => adapterByKey.get(key),
+      outbox,
+      logger,
+    });
   const host = createChannelHost({
     config,
     logger,
     ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c, a) => turns.kick(c, a) },
     ...(opts.routes ? { routes: opts.routes } : {}),
-    ...(opts.actions ? { actions: opts.actions } : {}),
+    actions,
     commands: createChatCommands({ config, redis, logger, abortBus, outbox }),
   });
   const holder = newWorkerId();
@@ -91,6 +107,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
             metrics,
             consumer: holder,
             redact,
+            approvals: cards,
             minIntervalMs: (channelOf(config, a.key)?.reply_min_interval_secs ?? 0) * 1000,
           }),
       }),

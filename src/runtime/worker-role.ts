@@ -2,14 +2,18 @@
 import type { Redis } from 'ioredis';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { createApprovalStore } from '../approval/approval-store.ts';
+import { createApprovalWaiter } from '../approval/approval-waiter.ts';
+import { createChannelAsker } from '../approval/channel-asker.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
+import { createChannelPresence } from '../control-plane/channel-presence.ts';
 import { startDelegateReaper } from '../control-plane/delegate-reaper.ts';
 import { createRunningTurns } from '../control-plane/running-turns.ts';
 import { createTypingSignals } from '../control-plane/typing-signals.ts';
 import { createWorkerStatusBoard } from '../control-plane/worker-status.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
+import { createApprovalDelivery } from '../queue/approval-delivery.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { createCronScheduler } from '../queue/cron-scheduler.ts';
 import { startCronWorker } from '../queue/cron-worker.ts';
@@ -53,6 +57,19 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     logger[line.level]({ worker_id: services.workerId, shell: report.shell }, line.text);
   const subscriber = createRedis(url);
   subscriber.on('error', () => {});
+  // Approvals: the record and the wait here, the card on whichever gateway holds the channel (README).
+  const approvalStore = createApprovalStore({ redis, prefix, logger });
+  const waiter = createApprovalWaiter({ store: approvalStore, redis, logger });
+  const presence = createChannelPresence(redis, prefix, logger);
+  const askerDeps = {
+    config,
+    store: approvalStore,
+    waiter,
+    delivery: createApprovalDelivery(redis, prefix),
+    isLive: async (key: string) => (await presence.states([key]))[key] === 'live',
+    logger,
+  };
+  services.approvals = { askerFor: (ctx) => createChannelAsker(askerDeps, ctx) };
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const inbox = createConversationInbox(redis, prefix, logger);
   const turns = createTurnQueue(url, prefix);
@@ -92,7 +109,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     prefix,
     delegation: delegates.delegation,
     logger,
-    approvals: createApprovalStore({ redis, prefix, logger }),
+    approvals: approvalStore,
   });
   // Published once everything runs, so a worker that failed to start never shows as live.
   const status = await createWorkerStatusBoard(redis, prefix, logger).publish(services.workerId, {
@@ -108,7 +125,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
       sweeper.stop();
       reaper.close();
       await Promise.all([worker.close(graceMs), cronWorker.close(graceMs), delegates.close()]);
-      await Promise.all([cron.close(), turns.close(), abortBus.close()]);
+      await Promise.all([cron.close(), turns.close(), abortBus.close(), waiter.close()]);
       subscriber.disconnect();
       await status.release().catch(() => {});
     },

@@ -15,7 +15,8 @@ export interface FakeGate extends ApprovalGate {
 }
 
 /** An in-process ApprovalGate answering every question with `outcome`, recording what it was asked. */
-export function createFakeGate(outcome: GateOutcome['kind'] = 'run'): FakeGate {
+export function createFakeGate(kind: GateOutcome['kind'] = 'run'): FakeGate {
+  const outcome: GateOutcome = kind === 'denied_by_runtime' ? { kind, reason: 'no_approver' } : { kind };
   const checks: FakeGate['checks'] = [];
   const asks: FakeGate['asks'] = [];
   return {
@@ -23,11 +24,11 @@ export function createFakeGate(outcome: GateOutcome['kind'] = 'run'): FakeGate {
     asks,
     async check(tool, args) {
       checks.push({ tool, args });
-      return { kind: outcome };
+      return outcome;
     },
     async askForCommand(tool, args) {
       asks.push({ tool, args });
-      return { kind: outcome };
+      return outcome;
     },
   };
 }

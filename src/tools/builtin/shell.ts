@@ -1,7 +1,7 @@
 // The shell tool: one command, parsed to an argument vector and run without a shell under the command policy.
 import { mkdir } from 'node:fs/promises';
 import { z } from 'zod';
-import { DENIED_BY_USER, runtimeDenialText } from '../../approval/messages.ts';
+import { DENIED_BY_USER, notRunText } from '../../approval/messages.ts';
 import { RunAbortedError } from '../../core/errors.ts';
 import { fail, ok, type Tool } from '../../run/tool.ts';
 import { checkCommand } from '../../security/command-policy.ts';
@@ -42,7 +42,7 @@ export function createShellTool(): Tool<ShellInput> {
       if (check.needsApproval) {
         const outcome = await run.gate.askForCommand(NAME, { command }, ctx.signal);
         if (outcome.kind === 'denied_by_user') return fail(DENIED_BY_USER);
-        if (outcome.kind === 'denied_by_runtime') return fail(runtimeDenialText(NAME));
+        if (outcome.kind === 'denied_by_runtime') return fail(notRunText(outcome.reason, NAME));
       }
       const spent = await chargeAction(run);
       if (spent) return spent;

@@ -72,14 +72,24 @@ export function buildChildRun(input: ChildRunInput): RunContext {
   const { services, caller, target: t } = input;
   const agent = agentOf(services.config, t.target);
   const policy = childPolicy(services, caller, t);
-  // Bounded children never have an operator; an independent one would use its target's route (approvals.md §7),
-  // which needs a gateway-backed asker this run does not hold, so its prompts are denied by the runtime.
-  const shellExempt = t.mode === 'bounded' || !isCompleteRoute(policy.approvalRoute);
+  // Bounded children never have an operator (§8); an independent one with a complete route asks that route only,
+  // and its shell calls lose the exemption (approvals.md §7). Each gate is fresh: "Always" covers this run only.
+  const routed = t.mode === 'independent' && isCompleteRoute(policy.approvalRoute);
+  const asker = routed
+    ? (services.approvals?.askerFor({
+        agent: t.target,
+        caller: caller.alias,
+        runId: input.runId,
+        rootRunId: input.rootRunId,
+        route: policy.approvalRoute,
+        routeOnly: true,
+      }) ?? null)
+    : null;
   const createGate = (p: SecurityPolicy) =>
     createApprovalGate({
       policy: p,
-      shellExempt,
-      asker: null,
+      shellExempt: !routed,
+      asker,
       onDecision: (o) => services.metrics?.countApproval(o),
     });
   return {

@@ -59,7 +59,7 @@ describe('approval gate', () => {
     expect(answers).toEqual(['file_write', 'file_write']);
   });
 
-  it('maps deny to a user denial and no decision to a runtime denial', async () => {
+  it('maps deny to a user denial and keeps each runtime denial reason distinct', async () => {
     const deny = createApprovalGate({
       policy: policy as SecurityPolicy,
       shellExempt: true,
@@ -69,8 +69,16 @@ describe('approval gate', () => {
     const silent = createApprovalGate({
       policy: policy as SecurityPolicy,
       shellExempt: true,
-      asker: { ask: async () => 'no_decision' },
+      asker: { ask: async () => 'timed_out' },
     });
-    expect(await silent.check('file_write', {}, signal)).toEqual({ kind: 'denied_by_runtime' });
+    expect(await silent.check('file_write', {}, signal)).toEqual({
+      kind: 'denied_by_runtime',
+      reason: 'timed_out',
+    });
+    const none = createApprovalGate({ policy: policy as SecurityPolicy, shellExempt: true, asker: null });
+    expect(await none.check('file_write', {}, signal)).toEqual({
+      kind: 'denied_by_runtime',
+      reason: 'no_approver',
+    });
   });
 });

@@ -1,0 +1,195 @@
+// Who is asked, and how (approvals.md §5-§6, §13): the originating chat or the profile's route, a pending record
+// in Redis, a card posted by the gateway holding the channel, and a wait bounded by the expiry and the run.
+import type { Recipient } from '../channel/types.ts';
+import { channelOf } from '../config/lookup.ts';
+import type { ApprovalRoute, BatonConfig } from '../config/types.ts';
+import { resolveApproverChannel } from '../config/views.ts';
+import { errorMessage } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import type { ApprovalStore } from './approval-store.ts';
+import type { ApprovalWaiter, WaitOutcome } from './approval-waiter.ts';
+import { summarizeArgs } from './args-summary.ts';
+import { logApprovalDecision } from './decision-log.ts';
+import type { ApprovalAsker, AskAnswer } from './gate.ts';
+import type { RuntimeDenial } from './types.ts';
+
+/** Asks the gateway holding a channel to post a card, or to edit it to its outcome (see README "Architecture"). */
+export interface ApprovalDelivery {
+  post(channel: string, approvalId: string, to: Recipient): Promise<void>;
+  edit(channel: string, approvalId: string, to: Recipient): Promise<void>;
+}
+
+export interface AskerDeps {
+  config: BatonConfig;
+  store: Pick<ApprovalStore, 'createPendingApproval'>;
+  waiter: Pick<ApprovalWaiter, 'waitForDecision'>;
+  delivery: ApprovalDelivery;
+  /** Whether a gateway holds the channel now (its presence key exists: §10). */
+  isLive(channelKey: string): Promise<boolean>;
+  logger: Pick<Logger, 'info' | 'warn'>;
+}
+
+/** The run a gate asks for. */
+export interface AskContext {
+  /** Whose call it is (a delegated child's target). */
+  agent: string;
+  /** A delegated child's immediate caller. */
+  caller?: string | null;
+  runId: string;
+  rootRunId: string;
+  /** The originating chat (channel root turns and their subagents); `group` when it is not a direct message. */
+  origin?: (Recipient & { group: boolean }) | undefined;
+  /** The route of the asking profile, if any. */
+  route?: ApprovalRoute | undefined;
+  /** An independent delegated child: only its route is asked, never an originating chat (§7). */
+  routeOnly?: boolean;
+  /** Epoch ms when the run's time limit ends; the wait never outlasts it. */
+  deadline?: number | null;
+}
+
+/** Channels not in the config (the local test channel) wait this long in their own chat. */
+const DEFAULT_CHANNEL_TIMEOUT_SECS = 120;
+
+type WaitAnswer = 'approve' | 'always' | 'deny' | RuntimeDenial;
+
+const ANSWER_OF: Record<WaitOutcome['kind'], WaitAnswer> = {
+  approved: 'approve',
+  always: 'always',
+  denied: 'deny',
+  expired: 'timed_out',
+  undeliverable: 'unreachable',
+  cancelled: 'cancelled',
+  missing: 'unreachable',
+};
+
+/** A recipient in native form (§12.1): `<chat>` or `<chat>:<thread>` (Discord: one id, a thread is a channel). */
+export function parseRecipient(channelKey: string, value: string): { chat: string; thread?: string } {
+  const v = value.trim();
+  const at = v.lastIndexOf(':');
+  if (channelKey.startsWith('discord.') || at <= 0 || at === v.length - 1) return { chat: v };
+  return { chat: v.slice(0, at), thread: v.slice(at + 1) };
+}
+
+/** Telegram group ids are negative and Slack DMs start with D; elsewhere a route recipient counts as a group. */
+function isGroupRecipient(channelKey: string, chat: string): boolean {
+  if (channelKey.startsWith('telegram.')) return chat.startsWith('-');
+  if (channelKey.startsWith('slack.')) return !chat.startsWith('D');
+  return true;
+}
+
+/** An asker for one run; null when the run has no approver path at all (a non-interactive gate). */
+export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAsker | null {
+  const { config, logger } = deps;
+  const route = ctx.route?.approver_channel.trim() ? ctx.route : undefined;
+  const origin = ctx.routeOnly ? undefined : ctx.origin;
+  if (!route && !origin) return null;
+
+  const remainingMs = () => (ctx.deadline ? ctx.deadline - Date.now() : Number.POSITIVE_INFINITY);
+  const channelTimeoutMs = (key: string) =>
+    (channelOf(config, key)?.approval_timeout_secs ?? DEFAULT_CHANNEL_TIMEOUT_SECS) * 1000;
+
+  /** A runtime outcome with no record behind it still gets its §14 line. */
+  const logUnrecorded = (
+    tool: string,
+    args: unknown,
+    source: RuntimeDenial & ('unavailable' | 'unreachable'),
+  ) =>
+    logApprovalDecision(logger, {
+      approval_id: null,
+      tool,
+      args_summary: summarizeArgs(args),
+      agent: ctx.agent,
+      caller: ctx.caller ?? null,
+      run_id: ctx.runId,
+      decision: 'deny',
+      decided_by: null,
+      source,
+    });
+
+  const askAt = async (
+    tool: string,
+    args: unknown,
+    signal: AbortSignal,
+    channel: string,
+    to: { chat: string; thread?: string | undefined },
+    waitMs: number,
+    prompt: { route: boolean; group: boolean },
+  ): Promise<WaitAnswer> => {
+    if (signal.aborted) return 'cancelled';
+    const record = await deps.store.createPendingApproval({
+      tool,
+      args,
+      agent: ctx.agent,
+      caller: ctx.caller ?? null,
+      runId: ctx.runId,
+      rootRunId: ctx.rootRunId,
+      channel,
+      destination: { chat: to.chat, thread: to.thread ?? null },
+      routePrompt: prompt.route,
+      group: prompt.group,
+      waitMs: Math.max(0, Math.min(waitMs, remainingMs())),
+    });
+    const recipient: Recipient = { channel, chat: to.chat, ...(to.thread ? { thread: to.thread } : {}) };
+    await deps.delivery.post(channel, record.approval_id, recipient);
+    const outcome = await deps.waiter.waitForDecision(record.approval_id, {
+      signal,
+      expiresAt: record.expires_at,
+    });
+    // Expired or abandoned: the card shows it and loses its buttons (a decision is edited by the deciding gateway).
+    if (outcome.kind === 'expired' || outcome.kind === 'cancelled') {
+      deps.delivery.edit(channel, record.approval_id, recipient).catch((err: unknown) => {
+        logger.warn(
+          { approval_id: record.approval_id, err: errorMessage(err) },
+          'approval card edit request failed',
+        );
+      });
+    }
+    return ANSWER_OF[outcome.kind];
+  };
+
+  const askRoute = async (
+    tool: string,
+    args: unknown,
+    signal: AbortSignal,
+    r: ApprovalRoute,
+  ): Promise<WaitAnswer> => {
+    const written = r.approver_channel.trim();
+    const key = written.includes('.') ? written : resolveApproverChannel(config, written);
+    if (!key || !(await deps.isLive(key))) {
+      logUnrecorded(tool, args, 'unavailable');
+      return 'unavailable';
+    }
+    const recipient = r.approver_recipient.trim() || (ctx.routeOnly ? '' : (ctx.origin?.chat ?? ''));
+    if (!recipient) {
+      logUnrecorded(tool, args, 'unreachable');
+      return 'unreachable';
+    }
+    const to = parseRecipient(key, recipient);
+    const waitMs = Math.min(Math.max(r.timeout_secs, 1) * 1000, channelTimeoutMs(key));
+    return askAt(tool, args, signal, key, to, waitMs, {
+      route: true,
+      group: isGroupRecipient(key, to.chat),
+    });
+  };
+
+  return {
+    async ask(tool, args, signal): Promise<AskAnswer> {
+      const askOrigin = (o: NonNullable<typeof origin>) =>
+        askAt(tool, args, signal, o.channel, o, channelTimeoutMs(o.channel), {
+          route: false,
+          group: o.group,
+        });
+      if (!route) return askOrigin(origin!);
+      const answer = await askRoute(tool, args, signal, route);
+      if (answer === 'approve' || answer === 'always' || answer === 'deny' || answer === 'cancelled')
+        return answer;
+      const fields = { tool, agent: ctx.agent, run_id: ctx.runId, reason: answer };
+      if (route.on_no_approver === 'inherit-originator' && origin && !signal.aborted) {
+        logger.warn(fields, 'approval route falling back to originating channel');
+        return askOrigin(origin);
+      }
+      logger.warn(fields, 'approval route fail-closed: denying gated tool');
+      return answer;
+    },
+  };
+}

@@ -1,0 +1,82 @@
+// The approvals broker on the gateway (approvals.md §10-§12): button presses and token replies become decisions
+// (§11 checks, one CAS), the presser gets the ack or the refusal text, and a decided card loses its buttons.
+import { type AnswerResult, answerApproval, findReplyTarget } from '../approval/answer.ts';
+import type { AnswerOrigin } from '../approval/answer-authz.ts';
+import { latePressText } from '../approval/answer-texts.ts';
+import type { ApprovalStore } from '../approval/approval-store.ts';
+import { type ApprovalAction, isApprovalButton, parseApprovalPress } from '../approval/button-ids.ts';
+import { approvalAck } from '../approval/copy.ts';
+import { parseTokenReply } from '../approval/text-reply.ts';
+import type {
+  ActionHandler,
+  ChannelAdapter,
+  InboundAction,
+  InboundMessage,
+  OutboxWriter,
+} from '../channel/types.ts';
+import type { BatonConfig } from '../config/types.ts';
+import type { Logger } from '../core/logger.ts';
+import { type ApprovalCards, buttonPlatformOf } from './approval-cards.ts';
+
+export interface ApprovalBrokerOptions {
+  config: Pick<BatonConfig, 'peer_groups'>;
+  store: Pick<ApprovalStore, 'get' | 'decide' | 'findByReplyToken'>;
+  cards: Pick<ApprovalCards, 'showOutcome'>;
+  /** The adapters this gateway runs, by channel key (a decided card is edited through its channel's adapter). */
+  adapterOf(channelKey: string): ChannelAdapter | undefined;
+  /** Where a token reply's answer goes (the chat it came from). */
+  outbox: OutboxWriter;
+  logger: Pick<Logger, 'warn'>;
+}
+
+const originOf = (e: InboundAction | InboundMessage): AnswerOrigin => ({
+  channel: e.channel,
+  chat: e.chat,
+  ...(e.thread ? { thread: e.thread } : {}),
+  sender: e.sender,
+});
+
+export function createApprovalBroker(opts: ApprovalBrokerOptions): Required<ActionHandler> {
+  const { store } = opts;
+  const deps = { store, config: opts.config, logger: opts.logger };
+
+  /** The presser's text; a decision also edits the card (buttons removed). */
+  async function settle(res: AnswerResult, action: ApprovalAction, by: string): Promise<string> {
+    if (res.kind !== 'decided') return res.text;
+    const adapter = opts.adapterOf(res.record.channel);
+    if (adapter) await opts.cards.showOutcome(adapter, { ...res.record, status: res.status }, by);
+    return approvalAck(action);
+  }
+
+  return {
+    async handle(action) {
+      const platform = buttonPlatformOf(action.channel);
+      if (!isApprovalButton(platform, action.actionId)) return undefined;
+      const press = parseApprovalPress(platform, action.actionId, action.value);
+      if (!press) return { notice: approvalAck('unknown') };
+      const rec = await store.get(press.approvalId);
+      // Slack: the token in the action_id must be the record's own (§12.4); otherwise the press resolves nothing.
+      if (rec && press.token !== undefined && rec.reply_token !== press.token)
+        return { notice: latePressText() };
+      const res = await answerApproval(deps, rec ?? press.approvalId, press.action, originOf(action));
+      return { notice: await settle(res, press.action, action.sender.username ?? action.sender.id) };
+    },
+
+    async reply(message) {
+      const parsed = parseTokenReply(message.text);
+      if (!parsed) return false;
+      const origin = originOf(message);
+      const rec = await findReplyTarget(store, origin, parsed.token);
+      if (!rec) return false; // a token of no record of this chat: an ordinary message
+      const res = await answerApproval(deps, rec, parsed.action, origin);
+      const text = await settle(res, parsed.action, message.sender.username ?? message.sender.id);
+      const to = {
+        channel: message.channel,
+        chat: message.chat,
+        ...(message.thread ? { thread: message.thread } : {}),
+      };
+      await opts.outbox.enqueue(to, { text }, `approval-reply:${message.channel}:${message.eventId}`);
+      return true;
+    },
+  };
+}
