@@ -122,7 +122,7 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
       if (!host) throw new Error(`local channel ${key} is not started`);
       const reply = byId.get(opts.messageId);
       const shown = opts.stale ? reply?.versions.flatMap((v) => v.buttons ?? []) : reply?.buttons;
-      if (!shown?.flat().some((b) => b.id === opts.actionId)) {
+      if (!reply || !shown?.flat().some((b) => b.id === opts.actionId)) {
         throw new Error(`local channel ${key}: message ${opts.messageId} has no button ${opts.actionId}`);
       }
       const eventId = opts.eventId ?? `press-${Date.now()}-${++seq}`;
