@@ -247,7 +247,7 @@ describe('the reaper pass', () => {
   });
 });
 
-it('stores exactly the §10 fields', async () => {
+it('stores exactly the §10 fields, plus how its card is drawn (route prompt, group chat)', async () => {
   const rec = await worker.createPendingApproval(newApproval());
   expect(Object.keys(await admin.hgetall(keys.record(rec.approval_id))).sort()).toEqual(
     [
@@ -262,6 +262,8 @@ it('stores exactly the §10 fields', async () => {
       'root_run_id',
       'channel',
       'destination',
+      'route_prompt',
+      'group',
       'message_ref',
       'created_at',
       'expires_at',
