@@ -7,6 +7,7 @@ import {
   GatewayIntentBits,
   type Interaction,
   type Message,
+  MessageFlags,
   Options,
   Partials,
   type RateLimitData,
@@ -79,17 +80,20 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
     return client;
   };
 
-  async function deliver(event: InboundEvent): Promise<void> {
+  /** The handler's notice for the presser, if any (an approval's ack). */
+  async function deliver(event: InboundEvent): Promise<string | undefined> {
     try {
       const result = await host?.receive(event);
       if (result && !result.accepted) {
         logger.debug({ event_id: event.eventId, reason: result.reason }, 'discord event not taken');
       }
+      return result?.accepted ? result.notice : undefined;
     } catch (err) {
       logger.error(
         { event_id: event.eventId, err: errorMessage(err) },
         'discord event could not be handed over',
       );
+      return undefined;
     }
   }
 
@@ -119,7 +123,16 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
         'discord button press not acknowledged',
       );
     });
-    await deliver(mapped.event);
+    const notice = await deliver(mapped.event);
+    // Only the presser sees it: an ephemeral follow-up to the (already acknowledged) press.
+    if (notice) {
+      await interaction.followUp({ content: notice, flags: MessageFlags.Ephemeral }).catch((err: unknown) => {
+        logger.warn(
+          { interaction_id: interaction.id, err: errorMessage(err) },
+          'discord press notice failed',
+        );
+      });
+    }
   }
 
   function buildClient(): Client {

@@ -66,8 +66,22 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
       return;
     }
     if (retryNum) log.debug({ channel: key, retry_num: retryNum }, 'slack redelivery');
-    const result = await host.receive(mapped.event);
+    const event = mapped.event;
+    const result = await host.receive(event);
     if (!result.accepted) log.debug({ channel: key, reason: result.reason }, `slack ${what} not accepted`);
+    // A press's notice (an approval's ack) goes to the presser alone, as an ephemeral message.
+    else if (result.notice && event.kind === 'action') {
+      await web.chat
+        .postEphemeral({
+          channel: event.chat,
+          user: event.sender.id,
+          text: result.notice,
+          ...(event.thread ? { thread_ts: event.thread } : {}),
+        })
+        .catch((err: unknown) =>
+          log.warn({ channel: key, err: errorMessage(err) }, 'slack press notice failed'),
+        );
+    }
   }
 
   async function inboundContext(): Promise<InboundContext> {

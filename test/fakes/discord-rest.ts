@@ -89,6 +89,29 @@ export function routeRest(
     seen.add(id);
     return reply(204);
   }
+  if (parts[0] === 'webhooks' && parts.length === 3 && method === 'POST') {
+    // An interaction follow-up: the interaction token in the path is the credential (no Authorization).
+    if (!parts[2]?.startsWith('token-')) return reply(401, { message: 'Invalid Webhook Token', code: 50027 });
+    const body = (call.body ?? {}) as { content?: unknown; flags?: unknown };
+    return reply(200, {
+      id: snowflake(),
+      type: 0,
+      channel_id: fake.textChannelId,
+      content: typeof body.content === 'string' ? body.content : '',
+      author: fake.bot,
+      flags: typeof body.flags === 'number' ? body.flags : 0,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: [],
+      embeds: [],
+      pinned: false,
+      components: [],
+    });
+  }
   if (call.authorization !== `Bot ${fake.token}`)
     return reply(401, { message: '401: Unauthorized', code: 0 });
   if (method === 'GET' && path === '/gateway/bot') {

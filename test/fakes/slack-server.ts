@@ -206,6 +206,12 @@ export class FakeSlackServer {
         return this.update(params);
       case 'assistant.threads.setStatus':
         return { ok: true };
+      case 'chat.postEphemeral':
+        if (typeof params.channel !== 'string' || !params.channel)
+          return { ok: false, error: 'channel_not_found' };
+        if (typeof params.user !== 'string' || !params.user)
+          return { ok: false, error: 'user_not_in_channel' };
+        return { ok: true, message_ts: nextTs() };
       default:
         return { ok: false, error: 'unknown_method' };
     }

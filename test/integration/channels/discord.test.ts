@@ -49,6 +49,7 @@ external_peers = ["${ALICE}", "bob"]
           { channel: action.channel, chat: action.chat, messageId: action.messageId },
           { text: `pressed ${action.actionId}` },
         );
+        return { notice: `noticed ${action.actionId}` };
       },
     },
     platformChannels: true,
@@ -107,7 +108,7 @@ describe('discord channel', () => {
     expect(chunks.map((c) => c.content).join(' ')).toBe(LONG);
   });
 
-  it('round-trips a button: press acknowledged, action handled, buttons edited away', async () => {
+  it('round-trips a button: press acknowledged, action handled, notice shown to the presser, buttons edited away', async () => {
     const ref = await adapter().send(
       { channel: 'discord.test', chat: discord.textChannelId },
       {
@@ -133,6 +134,13 @@ describe('discord channel', () => {
     expect(edit.body).toMatchObject({ content: 'pressed ap:1', components: [] });
     expect(discord.messages.get(ref.messageId)?.components).toEqual([]);
     expect(discord.interactionCallbacks).toContainEqual({ interactionId, type: 6 });
+    // The handler's notice reaches the presser alone: an ephemeral follow-up on the interaction's token.
+    const followUp = await discord.waitFor(
+      () => discord.calls.find((c) => c.method === 'POST' && c.path.startsWith('/webhooks/')),
+      'the follow-up',
+    );
+    expect(followUp.path).toMatch(new RegExp(`/token-${interactionId}$`));
+    expect(followUp.body).toMatchObject({ content: 'noticed ap:1', flags: 64 });
     expect(presses).toEqual([
       expect.objectContaining({
         kind: 'action',

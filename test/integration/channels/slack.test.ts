@@ -18,7 +18,12 @@ beforeAll(async () => {
   fake = await startFakeSlack();
   const toml = slackToml('test', fake.apiUrl, `app_token = "xapp-test"`);
   h = await createRuntimeHarness('slack', toml, {
-    actions: { handle: async (a) => void presses.push(a) },
+    actions: {
+      handle: async (a) => {
+        presses.push(a);
+        return { notice: `noticed ${a.actionId}` };
+      },
+    },
     platformChannels: true,
   });
   slack = h.adapters.find((a) => a.key === 'slack.test')!;
@@ -129,6 +134,14 @@ describe('slack channel', () => {
       sender: { id: 'U0ALICE', username: 'alice' },
       actionId: 'dn:1',
       messageId: ref.messageId,
+    });
+    // The handler's notice goes to the presser alone, in the card's thread.
+    await fake.waitFor(() => fake.callsOf('chat.postEphemeral').length === 1, 'the ephemeral notice');
+    expect(fake.callsOf('chat.postEphemeral')[0]?.params).toMatchObject({
+      channel,
+      user: 'U0ALICE',
+      text: 'noticed dn:1',
+      thread_ts: '111.222',
     });
     await slack.edit(ref, { text: 'Denied by alice' });
     const msg = fake.messages.find((m) => m.ts === ref.messageId);
