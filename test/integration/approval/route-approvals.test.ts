@@ -52,7 +52,8 @@ describe('a route to the ops room', () => {
 });
 
 describe('a route whose approver stays silent', () => {
-  const get = withRoute('route-timeout', route('local.test', { timeout: 1 }));
+  // 3 s: room for the card to be posted first on a loaded machine (max(timeout_secs, 1) is the rule).
+  const get = withRoute('route-timeout', route('local.test', { timeout: 3 }));
 
   it('expires after max(timeout_secs, 1): a runtime denial, the card shows it, the audit says timed_out', async () => {
     const h = get();
