@@ -1,5 +1,6 @@
 // Approval cards on the gateway (approvals.md §10, §12): posting a pending approval's card on the channel it
 // names (with the text-mode fallback), and editing it to its outcome with the buttons removed.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApprovalStore } from '../approval/approval-store.ts';
 import type { ButtonPlatform } from '../approval/button-ids.ts';
 import {
@@ -10,7 +11,13 @@ import {
   renderDecidedCard,
 } from '../approval/card.ts';
 import type { ApprovalRecord } from '../approval/record.ts';
-import type { ChannelAdapter, Recipient } from '../channel/types.ts';
+import {
+  type ChannelAdapter,
+  ChannelRateLimitError,
+  type MessageRef,
+  type OutboundMessage,
+  type Recipient,
+} from '../channel/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ApprovalCardHandler } from '../queue/reply-pump.ts';
@@ -69,31 +76,52 @@ export interface ApprovalCards extends ApprovalCardHandler {
 export function createApprovalCards(opts: ApprovalCardsOptions): ApprovalCards {
   const { store, logger } = opts;
 
+  /** One send; a rate limit is waited out while the approval can still be answered (then it is a failure). */
+  async function sendCard(adapter: ChannelAdapter, to: Recipient, msg: OutboundMessage, expiresAt: number) {
+    for (;;) {
+      try {
+        return await adapter.send(to, msg);
+      } catch (err) {
+        if (!(err instanceof ChannelRateLimitError) || Date.now() + err.retryAfterMs >= expiresAt) throw err;
+        await sleep(err.retryAfterMs);
+      }
+    }
+  }
+
   async function post(adapter: ChannelAdapter, rec: ApprovalRecord, to: Recipient): Promise<void> {
     const platform: CardPlatform = buttonPlatformOf(adapter.key);
     const card = cardOf(rec);
     const id = rec.approval_id;
-    let sent = null;
+    const telegram = adapter.key.startsWith('telegram.');
+    let sent: MessageRef | null = null;
     try {
-      sent = await adapter.send(to, renderApprovalCard(platform, card));
+      sent = await sendCard(adapter, to, renderApprovalCard(platform, card), rec.expires_at);
     } catch (err) {
-      logger.warn(
-        { channel: adapter.key, approval_id: id, err: errorMessage(err) },
-        'approval card not posted',
-      );
-      // Telegram already retried as plain text with the same buttons (§12.2); the others fall back to text mode.
-      if (adapter.key.startsWith('telegram.')) sent = null;
-      else
-        sent = await adapter.send(to, renderApprovalCard('text', card)).catch((e: unknown) => {
-          logger.warn(
-            { channel: adapter.key, approval_id: id, err: errorMessage(e) },
-            'approval text prompt not posted',
-          );
-          return null;
-        });
+      if (telegram) {
+        // Telegram already retried as plain text with the same buttons (§12.2): nothing else to try.
+        const e = err as { error_code?: unknown; description?: unknown };
+        logger.error(
+          { channel: adapter.key, approval_id: id },
+          `Telegram sendMessage (approval) failed (${String(e.error_code ?? '?')}): ${String(e.description ?? errorMessage(err))}`,
+        );
+      } else {
+        logger.warn(
+          { channel: adapter.key, approval_id: id, err: errorMessage(err) },
+          'approval card not posted',
+        );
+        // Buttons refused (e.g. missing permissions): the prompt once more in text mode (§12.3, §12.4).
+        sent = await sendCard(adapter, to, renderApprovalCard('text', card), rec.expires_at).catch(
+          (e: unknown) => {
+            logger.error(
+              { channel: adapter.key, approval_id: id, err: errorMessage(e) },
+              'approval text prompt not posted',
+            );
+            return null;
+          },
+        );
+      }
     }
     if (!sent) {
-      logger.error({ channel: adapter.key, approval_id: id }, 'approval undeliverable');
       await store.markUndeliverable(id);
       return;
     }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DENIED_BY_USER, runtimeDenialText } from '../../../src/approval/messages.ts';
 import { TURN_ABORTED } from '../../../src/channel/messages.ts';
-import { conversationId } from '../../../src/channel/types.ts';
+import { ChannelRateLimitError, conversationId } from '../../../src/channel/types.ts';
 import { runningTurnsKey } from '../../../src/control-plane/running-turns.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -119,6 +119,15 @@ describe('approvals in the originating chat', () => {
     // Answered again, the token gets the late text; an unknown token is an ordinary message.
     await say('o6', `${token} no`);
     await replyIn(h, 'o6', LATE);
+  });
+
+  it('a rate-limited card is sent again after retry_after, still with its buttons', async () => {
+    h.local.failNextSends(1, () => new ChannelRateLimitError(300));
+    scriptWrites(h, 'rl.txt');
+    await say('o8', 'write it');
+    await press(h, await cardIn(h, 'o8'), 'approve', 'alice');
+    expect(await toldModel(h)).toMatch(/^Wrote 2 bytes to .*rl\.txt$/);
+    await replyIn(h, 'o8', 'done');
   });
 
   it('undeliverable: when no prompt can be posted, the model is told the runtime denied it', async () => {
