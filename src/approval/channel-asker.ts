@@ -21,12 +21,14 @@ export interface ApprovalDelivery {
 
 export interface AskerDeps {
   config: BatonConfig;
-  store: Pick<ApprovalStore, 'createPendingApproval'>;
+  store: Pick<ApprovalStore, 'createPendingApproval' | 'markUndeliverable'>;
   waiter: Pick<ApprovalWaiter, 'waitForDecision'>;
   delivery: ApprovalDelivery;
   /** Whether a gateway holds the channel now (its presence key exists: §10). */
   isLive(channelKey: string): Promise<boolean>;
   logger: Pick<Logger, 'info' | 'warn'>;
+  /** How often a pending wait checks that a gateway still holds the channel (default 10 s, the presence refresh). */
+  presenceCheckMs?: number;
 }
 
 /** The run a gate asks for. */
@@ -46,6 +48,8 @@ export interface AskContext {
   /** Epoch ms when the run's time limit ends; the wait never outlasts it. */
   deadline?: number | null;
 }
+
+const PRESENCE_CHECK_MS = 10_000;
 
 /** Channels not in the config (the local test channel) wait this long in their own chat. */
 const DEFAULT_CHANNEL_TIMEOUT_SECS = 120;
@@ -131,10 +135,22 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     });
     const recipient: Recipient = { channel, chat: to.chat, ...(to.thread ? { thread: to.thread } : {}) };
     await deps.delivery.post(channel, record.approval_id, recipient);
-    const outcome = await deps.waiter.waitForDecision(record.approval_id, {
-      signal,
-      expiresAt: record.expires_at,
-    });
+    // No gateway holds the channel any more (its presence expired): nobody can answer, "approver returned no
+    // decision" (§6 step 5). The record becomes undeliverable, which ends the wait as unreachable.
+    const watch = setInterval(() => {
+      deps
+        .isLive(channel)
+        .then((live) => (live ? undefined : deps.store.markUndeliverable(record.approval_id)))
+        .catch((err: unknown) =>
+          logger.warn(
+            { approval_id: record.approval_id, err: errorMessage(err) },
+            'approval presence check failed',
+          ),
+        );
+    }, deps.presenceCheckMs ?? PRESENCE_CHECK_MS);
+    const outcome = await deps.waiter
+      .waitForDecision(record.approval_id, { signal, expiresAt: record.expires_at })
+      .finally(() => clearInterval(watch));
     // Expired or abandoned: the card shows it and loses its buttons (a decision is edited by the deciding gateway).
     if (outcome.kind === 'expired' || outcome.kind === 'cancelled') {
       deps.delivery.edit(channel, record.approval_id, recipient).catch((err: unknown) => {
