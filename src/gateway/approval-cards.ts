@@ -144,8 +144,10 @@ export function createApprovalCards(opts: ApprovalCardsOptions): ApprovalCards {
     async handle(req, to, adapter) {
       const rec = await store.get(req.approvalId);
       if (!rec) return;
-      // A card for an approval already settled (cancelled before it left) is not posted at all.
-      if (req.op === 'post') return rec.status === 'pending' ? post(adapter, rec, to) : undefined;
+      // A card for an approval already settled (cancelled before it left) is not posted at all, and a request
+      // taken over from a gateway that died after posting is not posted twice.
+      if (req.op === 'post')
+        return rec.status === 'pending' && !rec.message_ref ? post(adapter, rec, to) : undefined;
       if (rec.status !== 'pending') await showOutcome(adapter, rec);
     },
   };
