@@ -96,6 +96,22 @@ describe('independent delegate with a complete route', () => {
     expect(h.local.replies.filter((r) => r.to.chat === 'dev').map((r) => r.text)).toEqual(['done']);
   });
 
+  it('asks for shell too: the route gate of an independent child is not shell-exempt', async () => {
+    h.server.script([
+      { toolCalls: [{ name: 'delegate', arguments: { agent: 'indie', prompt: 'list files' } }] },
+      { toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] },
+      { text: 'not listed' },
+      { text: 'done' },
+    ]);
+    await h.local.inject({ chat: 'dev3', text: 'delegate it', senderId: 'alice' });
+    const card = await cardIn(h, 'ops-room');
+    expect(card.text).toContain('Tool: shell');
+    expect(card.text).toContain('Args: command: ls');
+    await press(h, card, 'deny', 'opsbob');
+    await replyIn(h, 'dev3', 'done');
+    expect(toolResultsOf(h.server.requests[2]!).at(-1)?.content).toBe('Error: Denied by user.');
+  });
+
   it('denies when the route cannot answer, even with inherit-originator: a child has no originating chat', async () => {
     h.server.script([
       { toolCalls: [{ name: 'delegate', arguments: { agent: 'unheard', prompt: 'write the note' } }] },
