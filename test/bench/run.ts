@@ -70,7 +70,7 @@ const echo = await measureEchoBot(tg, { turns: 300, chat: 9 });
 const viaTg = await measureTelegramTurns(REDIS_URL, tg, {
   latencyTurns: 300,
   chats: 50,
-  perChat: 40,
+  perChat: 30,
   concurrency: 16,
 });
 await tg.close();

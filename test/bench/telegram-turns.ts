@@ -66,11 +66,6 @@ export async function measureTelegramTurns(
   const worker = await startWorkerRole({ config, logger, redis, env: {}, createProvider: () => instant });
   const clock = createTelegramClock(tg);
 
-  // Chat ids: 1 for latency, 100+ for the throughput loops (positive: private chats, always addressed).
-  for (let i = 0; i < 20; i++) await clock.roundTrip(1, `w${i}`);
-  const latencies: number[] = [];
-  for (let i = 0; i < opts.latencyTurns; i++) latencies.push(await clock.roundTrip(1, `l${i}`));
-
   const localCount = new Map<string, number>();
   const localTrip = async (chat: string) => {
     const n = (localCount.get(chat) ?? 0) + 1;
@@ -80,9 +75,17 @@ export async function measureTelegramTurns(
     await local.waitForReplies(n, { chat, timeoutMs: 30_000 });
     return performance.now() - t0;
   };
-  for (let i = 0; i < 20; i++) await localTrip('lat');
+  // Telegram chat ids: 1 for latency, 100+ for the throughput loops (positive: private chats, always addressed).
+  // Sequential turns, the two channels alternating so that both see the same warm-up and machine load.
+  const latencies: number[] = [];
   const localLatencies: number[] = [];
-  for (let i = 0; i < opts.latencyTurns; i++) localLatencies.push(await localTrip('lat'));
+  for (let i = 0; i < 50 + opts.latencyTurns; i++) {
+    const viaTelegram = await clock.roundTrip(1, `l${i}`);
+    const viaLocal = await localTrip('lat');
+    if (i < 50) continue; // warm-up: connections, scripts and JIT
+    latencies.push(viaTelegram);
+    localLatencies.push(viaLocal);
+  }
   const loops = async (tag: string, perChat: number) => {
     const lc = await closedLoops(opts.chats, perChat, (c) => localTrip(`${tag}-${c}`));
     const tc = await closedLoops(opts.chats, perChat, (c, i) =>
@@ -90,7 +93,7 @@ export async function measureTelegramTurns(
     );
     return { lc, tc };
   };
-  await loops('warm', 5);
+  await loops('warm', 3);
   const { lc, tc } = await loops('tp', opts.perChat);
 
   await worker.close(1000);
