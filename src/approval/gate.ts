@@ -41,28 +41,31 @@ export interface GateOptions {
   onDecision?: (outcome: ApprovalOutcome) => void;
 }
 
-export type ApprovalOutcome = 'approved' | 'denied' | 'denied_by_runtime';
+/** What the gate did with a call that needed an operator (the `outcome` label of baton_approvals_total). */
+export type ApprovalOutcome = 'approved' | 'always' | 'denied' | 'denied_by_runtime';
 
-const DECISION_OF: Record<GateOutcome['kind'], ApprovalOutcome> = {
-  run: 'approved',
-  denied_by_user: 'denied',
-  denied_by_runtime: 'denied_by_runtime',
+const OUTCOME_OF: Record<OperatorAnswer, ApprovalOutcome> = {
+  approve: 'approved',
+  always: 'always',
+  deny: 'denied',
+  no_decision: 'denied_by_runtime',
+};
+
+const GATE_OUTCOME_OF: Record<OperatorAnswer, GateOutcome['kind']> = {
+  approve: 'run',
+  always: 'run',
+  deny: 'denied_by_user',
+  no_decision: 'denied_by_runtime',
 };
 
 /** A fresh gate; its "Always" list lives as long as the gate (approvals.md §3). */
 export function createApprovalGate(opts: GateOptions): ApprovalGate {
   const always = new Set<string>();
-  const decide = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
-    if (!opts.asker) return { kind: 'denied_by_runtime' };
-    const answer = await opts.asker.ask(tool, args, signal);
-    if (answer === 'always') always.add(tool);
-    if (answer === 'approve' || answer === 'always') return { kind: 'run' };
-    return answer === 'deny' ? { kind: 'denied_by_user' } : { kind: 'denied_by_runtime' };
-  };
   const ask = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
-    const outcome = await decide(tool, args, signal);
-    opts.onDecision?.(DECISION_OF[outcome.kind]);
-    return outcome;
+    const answer: OperatorAnswer = opts.asker ? await opts.asker.ask(tool, args, signal) : 'no_decision';
+    if (answer === 'always') always.add(tool);
+    opts.onDecision?.(OUTCOME_OF[answer]);
+    return { kind: GATE_OUTCOME_OF[answer] };
   };
   return {
     async check(tool, args, signal) {

@@ -92,7 +92,12 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     prefix,
     delegation: delegates.delegation,
     logger,
-    approvals: createApprovalStore({ redis, prefix, logger }),
+    approvals: createApprovalStore({
+      redis,
+      prefix,
+      logger,
+      ...(services.metrics ? { metrics: services.metrics } : {}),
+    }),
   });
   // Published once everything runs, so a worker that failed to start never shows as live.
   const status = await createWorkerStatusBoard(redis, prefix, logger).publish(services.workerId, {
