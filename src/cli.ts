@@ -2,6 +2,7 @@
 // The `baton` command: parses arguments and runs one role or tool.
 import { parseArgs } from 'node:util';
 import { agentCommand, type CommandIo } from './cli/agent-command.ts';
+import { approvalsCommand } from './cli/approvals-command.ts';
 import { configCheck, resolveConfigPath } from './config/index.ts';
 import { runRole } from './runtime/run-role.ts';
 
@@ -13,6 +14,7 @@ Commands:
   worker                                      agent turns (run as many as Redis serves)
   agent -a <alias> -m <text> [-s <session>]   run one turn of an agent and print its answer
   config check                                load and validate the config, print every problem
+  approvals list [--audit] [-n <count>]       pending approvals (--audit: settled ones, last 7 days)
 
 Options:
   -c, --config <path>   config file (default: $BATON_CONFIG, else ./baton.toml)
@@ -28,6 +30,8 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
       message: { type: 'string', short: 'm' },
       session: { type: 'string', short: 's' },
       help: { type: 'boolean', short: 'h' },
+      audit: { type: 'boolean' },
+      limit: { type: 'string', short: 'n' },
     },
   });
   const [command, sub] = positionals;
@@ -39,6 +43,14 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
   if (command === 'config' && sub === 'check') return configCheck(configPath, io.env, io.out);
   if (command === 'start' || command === 'gateway' || command === 'worker') {
     return runRole(command, configPath, io);
+  }
+  if (command === 'approvals' && sub === 'list') {
+    const limit = values.limit === undefined ? 100 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      io.err('error: -n <count> must be an integer from 1 to 1000');
+      return 2;
+    }
+    return approvalsCommand({ configPath, audit: values.audit === true, limit }, io);
   }
   if (command === 'agent') {
     if (!values.agent || values.message === undefined) {

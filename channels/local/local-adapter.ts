@@ -60,6 +60,7 @@ export function createLocalChannel(alias = 'test', maxMessageLength = 4000): Loc
   const notices: LocalChannel['notices'] = [];
   const byId = new Map<string, LocalReply>();
   const events = new EventEmitter();
+  events.setMaxListeners(0); // one waitForReplies listener per waiting caller (benchmarks wait in 50 chats)
   let host: ChannelHost | null = null;
   let seq = 0;
   let failures: { left: number; error: (to: Recipient, msg: OutboundMessage) => Error } = {

@@ -63,7 +63,7 @@ export type DecideResult =
 
 /** Result of one settle attempt, as the Lua script reports it. */
 export type SettleResult =
-  | { kind: 'ok'; at: number }
+  | { kind: 'ok'; at: number; createdAt: number }
   | { kind: 'missing' }
   | { kind: 'not_pending'; status: string }
   | { kind: 'expired' }
@@ -72,10 +72,21 @@ export type SettleResult =
 
 type SettleMode = 'decide' | 'expire' | 'reap' | 'cancel' | 'undeliverable';
 
+/** The fleet metrics an approval store records into (control-plane MetricsStore fits). */
+export interface ApprovalMetrics {
+  countApprovalPrompt(channel: string): void;
+  observeApprovalSettled(status: SettledStatus, seconds: number): void;
+}
+
 export interface ApprovalStoreOptions {
   redis: Redis;
   prefix: string;
   logger: Pick<Logger, 'warn'>;
+  /**
+   * Counts prompts and settlements. Every store that creates or settles records should have it: settlements are
+   * counted where the compare-and-set wins (gateway decide, waiter expire/cancel, undeliverable, reaper).
+   */
+  metrics?: ApprovalMetrics;
   /** Override for tests only; default 30 s (§10). */
   staleHeartbeatMs?: number;
 }
@@ -135,10 +146,15 @@ export function createApprovalStore(opts: ApprovalStoreOptions) {
         id,
         keys.decided(id),
       ],
-    )) as [string, string | number | undefined];
+    )) as [string, string | number | undefined, number | undefined];
     switch (res[0]) {
-      case 'ok':
-        return { kind: 'ok', at: Number(res[1]) };
+      case 'ok': {
+        const at = Number(res[1]);
+        const createdAt = Number(res[2] ?? at);
+        // Exactly once per record: only the winning compare-and-set gets here (both times on the Redis clock).
+        opts.metrics?.observeApprovalSettled(status, (at - createdAt) / 1000);
+        return { kind: 'ok', at, createdAt };
+      }
       case 'not_pending':
         return { kind: 'not_pending', status: String(res[1]) };
       case 'missing':
@@ -207,6 +223,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions) {
         )) as number[];
         if (Number(res[0]) === 1) {
           const at = Number(res[1]);
+          opts.metrics?.countApprovalPrompt(input.channel);
           return { ...base, created_at: at, expires_at: Number(res[2]), waiter_heartbeat_at: at };
         }
       }

@@ -42,28 +42,34 @@ export interface GateOptions {
   onDecision?: (outcome: ApprovalOutcome) => void;
 }
 
-export type ApprovalOutcome = 'approved' | 'denied' | 'denied_by_runtime';
+/** What the gate did with a call that needed an operator (the `outcome` label of baton_approvals_total). */
+export type ApprovalOutcome = 'approved' | 'always' | 'denied' | 'denied_by_runtime';
 
-const DECISION_OF: Record<GateOutcome['kind'], ApprovalOutcome> = {
-  run: 'approved',
-  denied_by_user: 'denied',
-  denied_by_runtime: 'denied_by_runtime',
-};
+/** Every runtime reason counts as `denied_by_runtime` in the metrics; the model, logs and audit keep it apart. */
+const outcomeOf = (answer: AskAnswer): ApprovalOutcome =>
+  answer === 'approve'
+    ? 'approved'
+    : answer === 'always'
+      ? 'always'
+      : answer === 'deny'
+        ? 'denied'
+        : 'denied_by_runtime';
+
+const gateOutcomeOf = (answer: AskAnswer): GateOutcome =>
+  answer === 'approve' || answer === 'always'
+    ? { kind: 'run' }
+    : answer === 'deny'
+      ? { kind: 'denied_by_user' }
+      : { kind: 'denied_by_runtime', reason: answer };
 
 /** A fresh gate; its "Always" list lives as long as the gate (approvals.md §3). */
 export function createApprovalGate(opts: GateOptions): ApprovalGate {
   const always = new Set<string>();
-  const decide = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
-    if (!opts.asker) return { kind: 'denied_by_runtime', reason: 'no_approver' };
-    const answer = await opts.asker.ask(tool, args, signal);
-    if (answer === 'always') always.add(tool);
-    if (answer === 'approve' || answer === 'always') return { kind: 'run' };
-    return answer === 'deny' ? { kind: 'denied_by_user' } : { kind: 'denied_by_runtime', reason: answer };
-  };
   const ask = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
-    const outcome = await decide(tool, args, signal);
-    opts.onDecision?.(DECISION_OF[outcome.kind]);
-    return outcome;
+    const answer: AskAnswer = opts.asker ? await opts.asker.ask(tool, args, signal) : 'no_approver';
+    if (answer === 'always') always.add(tool);
+    opts.onDecision?.(outcomeOf(answer));
+    return gateOutcomeOf(answer);
   };
   return {
     async check(tool, args, signal) {

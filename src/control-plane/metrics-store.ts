@@ -10,7 +10,12 @@ export interface MetricsStore {
   observeTurn(latencyMs: number, outcome: TurnOutcome): void;
   observeModelRequest(latencyMs: number, providerType: string, ok: boolean): void;
   countToolCall(tool: string, success: boolean): void;
+  /** A gated call that needed an operator, by what the gate did (approved, always, denied, denied_by_runtime). */
   countApproval(outcome: string): void;
+  /** An approval prompt written to Redis (one per pending record), by channel key. */
+  countApprovalPrompt(channel: string): void;
+  /** A pending record settled (exactly once, by the winning compare-and-set), with its prompt-to-decision time. */
+  observeApprovalSettled(outcome: string, seconds: number): void;
   /** A reply chunk sent, a failed send attempt, a rate-limited send, or a reply given up on. */
   countOutbox(channel: string, outcome: 'sent' | 'failed' | 'rate_limited' | 'dropped'): void;
   countError(kind: string): void;
@@ -31,6 +36,8 @@ interface Family {
 
 const TURN_BUCKETS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600] as const;
 const MODEL_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120] as const;
+/** Operators answer in seconds to minutes; timeouts reach the channel's approval_timeout_secs. */
+const APPROVAL_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600] as const;
 
 export const METRIC_FAMILIES = {
   turn: {
@@ -55,9 +62,22 @@ export const METRIC_FAMILIES = {
   },
   approval: {
     name: 'baton_approvals_total',
-    help: 'Approval requests by final outcome.',
+    help: 'Tool calls that needed an operator, by what the gate did (approved, always, denied, denied_by_runtime).',
     type: 'counter',
     labels: ['outcome'],
+  },
+  approvalPrompt: {
+    name: 'baton_approval_prompts_total',
+    help: 'Approval prompts written to Redis, by channel key.',
+    type: 'counter',
+    labels: ['channel'],
+  },
+  approvalSettled: {
+    name: 'baton_approval_decision_seconds',
+    help: 'Time from approval prompt to its settlement, by final status (approved, always, denied, expired, cancelled, undeliverable).',
+    type: 'histogram',
+    labels: ['outcome'],
+    buckets: APPROVAL_BUCKETS,
   },
   outbox: {
     name: 'baton_outbox_sends_total',
@@ -207,6 +227,12 @@ export function createMetricsStore(redis: Redis, prefix: string, logger: Logger)
     },
     countApproval(outcome) {
       count(METRIC_FAMILIES.approval, [outcome]);
+    },
+    countApprovalPrompt(channel) {
+      count(METRIC_FAMILIES.approvalPrompt, [channel]);
+    },
+    observeApprovalSettled(outcome, seconds) {
+      observe(METRIC_FAMILIES.approvalSettled, Math.max(0, seconds), [outcome]);
     },
     countOutbox(channel, outcome) {
       count(METRIC_FAMILIES.outbox, [channel, outcome]);

@@ -1,5 +1,6 @@
 // What the ops API is built from: its dependencies (given by the role that starts it) and their resolved form.
 import type { Redis } from 'ioredis';
+import type { ApprovalStore } from '../approval/approval-store.ts';
 import type { ChannelHttpRoute } from '../channel/types.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { ChannelState } from '../control-plane/channel-presence.ts';
@@ -31,6 +32,8 @@ export interface OpsServerDeps {
   workers?: () => Promise<Record<string, WorkerStatus>>;
   abortSession: AbortSession;
   tasks: TaskList;
+  /** Pending approvals and the 7-day audit trail (approvals.md §10, §14). */
+  approvals: Pick<ApprovalStore, 'listPending' | 'listAudit'>;
   metrics: MetricsStore;
   /** Webhook routes of the started channel adapters (served without the bearer token). */
   channelRoutes?: ChannelHttpRoute[];

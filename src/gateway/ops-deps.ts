@@ -1,5 +1,6 @@
 // Builds the ops API's dependencies from one process's config, Redis client and abort bus (for `baton start` / `gateway`).
 import type { Redis } from 'ioredis';
+import { createApprovalStore } from '../approval/approval-store.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { liveChannelKeys } from '../config/views.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
@@ -31,6 +32,7 @@ export interface OpsDepsOptions {
 export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
   const { config, redis, logger } = o;
   const prefix = config.redis.prefix;
+  const metrics = o.metrics ?? createMetricsStore(redis, prefix, logger);
   const presence = createChannelPresence(redis, prefix, logger);
   const workerStatus = createWorkerStatusBoard(redis, prefix, logger);
   // The channels this deployment starts; each must have a live presence key for /healthz to be ok.
@@ -46,7 +48,8 @@ export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
     workers: () => workerStatus.all(),
     abortSession: createSessionAbort(createRunningTurns(redis, prefix, logger), o.abortBus),
     tasks: createTaskList(redis, prefix),
-    metrics: o.metrics ?? createMetricsStore(redis, prefix, logger),
+    approvals: createApprovalStore({ redis, prefix, logger, metrics }),
+    metrics,
     ...(o.probeTimeoutMs !== undefined ? { probeTimeoutMs: o.probeTimeoutMs } : {}),
   };
 }

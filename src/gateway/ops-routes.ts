@@ -1,5 +1,6 @@
-// Routes of the ops API: health, metrics, session abort, background tasks.
+// Routes of the ops API: health, metrics, session abort, background tasks, approvals.
 import type { FastifyInstance } from 'fastify';
+import { approvalView } from '../approval/approval-view.ts';
 import { DEFAULT_TASK_LIMIT } from '../control-plane/task-list.ts';
 import { checkHealth } from './health.ts';
 import { badQuery, noRunningTurn } from './messages.ts';
@@ -10,6 +11,16 @@ import type { OpsContext } from './ops-context.ts';
 const TASK_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'lost', 'timed_out'] as const;
 const TASK_STATUS_SET: ReadonlySet<string> = new Set(TASK_STATUSES);
 const MAX_TASK_LIMIT = 1000;
+const DEFAULT_APPROVAL_LIMIT = 100;
+const MAX_APPROVAL_LIMIT = 1000;
+
+type Query = Record<string, string | string[] | undefined>;
+
+/** `?limit=` as an integer in 1..max, the default when absent, or null when invalid. */
+function limitOf(q: Query, fallback: number, max: number): number | null {
+  const n = q.limit === undefined ? fallback : Number(q.limit);
+  return Number.isInteger(n) && n >= 1 && n <= max ? n : null;
+}
 
 export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
   app.get('/healthz', async (_req, reply) => {
@@ -29,22 +40,35 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
     return reply.code(202).send({ aborted: true, run_id: result.runId });
   });
 
-  app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
-    '/api/tasks',
-    async (req, reply) => {
-      const { status, limit } = req.query;
-      if (status !== undefined && (typeof status !== 'string' || !TASK_STATUS_SET.has(status))) {
-        const allowed = TASK_STATUSES.map((s) => `"${s}"`).join(', ');
-        return reply.code(400).send({ error: badQuery('status', `expected one of ${allowed}`) });
-      }
-      const n = limit === undefined ? DEFAULT_TASK_LIMIT : Number(limit);
-      if (!Number.isInteger(n) || n < 1 || n > MAX_TASK_LIMIT) {
+  app.get<{ Querystring: Query }>('/api/tasks', async (req, reply) => {
+    const { status } = req.query;
+    if (status !== undefined && (typeof status !== 'string' || !TASK_STATUS_SET.has(status))) {
+      const allowed = TASK_STATUSES.map((s) => `"${s}"`).join(', ');
+      return reply.code(400).send({ error: badQuery('status', `expected one of ${allowed}`) });
+    }
+    const n = limitOf(req.query, DEFAULT_TASK_LIMIT, MAX_TASK_LIMIT);
+    if (n === null) {
+      return reply
+        .code(400)
+        .send({ error: badQuery('limit', `expected an integer from 1 to ${MAX_TASK_LIMIT}`) });
+    }
+    const tasks = await ctx.tasks.list({ ...(typeof status === 'string' ? { status } : {}), limit: n });
+    return reply.code(200).send({ tasks });
+  });
+
+  // Pending approvals (oldest first, with the prompt text) and settled ones of the last 7 days (newest first).
+  for (const [path, list] of [
+    ['/api/approvals', (n: number) => ctx.approvals.listPending(n)],
+    ['/api/approvals/audit', (n: number) => ctx.approvals.listAudit(n)],
+  ] as const) {
+    app.get<{ Querystring: Query }>(path, async (req, reply) => {
+      const n = limitOf(req.query, DEFAULT_APPROVAL_LIMIT, MAX_APPROVAL_LIMIT);
+      if (n === null) {
         return reply
           .code(400)
-          .send({ error: badQuery('limit', `expected an integer from 1 to ${MAX_TASK_LIMIT}`) });
+          .send({ error: badQuery('limit', `expected an integer from 1 to ${MAX_APPROVAL_LIMIT}`) });
       }
-      const tasks = await ctx.tasks.list({ ...(typeof status === 'string' ? { status } : {}), limit: n });
-      return reply.code(200).send({ tasks });
-    },
-  );
+      return reply.code(200).send({ approvals: (await list(n)).map(approvalView) });
+    });
+  }
 }

@@ -58,7 +58,12 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const subscriber = createRedis(url);
   subscriber.on('error', () => {});
   // Approvals: the record and the wait here, the card on whichever gateway holds the channel (README).
-  const approvalStore = createApprovalStore({ redis, prefix, logger });
+  const approvalStore = createApprovalStore({
+    redis,
+    prefix,
+    logger,
+    ...(services.metrics ? { metrics: services.metrics } : {}),
+  });
   const waiter = createApprovalWaiter({ store: approvalStore, redis, logger });
   const presence = createChannelPresence(redis, prefix, logger);
   const askerDeps = {

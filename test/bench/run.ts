@@ -1,11 +1,14 @@
 // `npm run bench`: baton against raw BullMQ on the same Redis, in one run; prints a table, writes JSON.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startFakeTelegram } from '../fakes/telegram-server.ts';
 import { REDIS_URL } from '../helpers/redis.ts';
 import { measureBatonTurns } from './baton-turns.ts';
 import { runDelegateBench } from './delegate-bench.ts';
 import { measureRawBullmq } from './raw-bullmq.ts';
 import { round } from './stats.ts';
+import { measureEchoBot } from './telegram-echo.ts';
+import { measureTelegramTurns } from './telegram-turns.ts';
 import { measureWorkerScaling } from './worker-scaling.ts';
 
 interface Row {
@@ -14,6 +17,7 @@ interface Row {
   unit: string;
   ratio?: string;
   target?: string;
+  met?: boolean;
 }
 
 const rows: Row[] = [];
@@ -41,6 +45,7 @@ add({
   unit: 'ms',
   ratio: `${round(baton.p50Ms / raw.p50Ms)}× raw p50`,
   target: '≤ 4×',
+  met: baton.p50Ms <= 4 * raw.p50Ms,
 });
 add({
   measure: 'baton inbound→reply p99',
@@ -54,6 +59,41 @@ add({
   unit: 'turns/s',
   ratio: `${round((100 * baton.turnsPerSec) / raw.jobsPerSec)} % of raw`,
   target: '≥ 40 %',
+  met: baton.turnsPerSec >= 0.4 * raw.jobsPerSec,
+});
+
+process.stdout.write(
+  'Telegram (fake Bot API, real grammy): bare echo bot, then baton beside the local channel…\n',
+);
+const tg = await startFakeTelegram();
+const echo = await measureEchoBot(tg, { turns: 300, chat: 9 });
+const viaTg = await measureTelegramTurns(REDIS_URL, tg, {
+  latencyTurns: 300,
+  chats: 50,
+  perChat: 30,
+  concurrency: 16,
+});
+await tg.close();
+add({ measure: 'grammy echo bot update→sendMessage p50', value: echo.p50Ms, unit: 'ms' });
+add({ measure: 'grammy echo bot update→sendMessage p99', value: echo.p99Ms, unit: 'ms' });
+const tgTargetMs = 2 * (echo.p50Ms + 2 * raw.p50Ms);
+add({
+  measure: 'baton Telegram update→sendMessage p50',
+  value: viaTg.p50Ms,
+  unit: 'ms',
+  ratio: `${round(viaTg.p50Ms / echo.p50Ms)}× echo p50; local channel ${round(viaTg.localP50Ms)} ms`,
+  target: `≤ 2 × (echo p50 + 2 × raw p50) = ${round(tgTargetMs)} ms`,
+  met: viaTg.p50Ms <= tgTargetMs,
+});
+add({ measure: 'baton Telegram update→sendMessage p99', value: viaTg.p99Ms, unit: 'ms' });
+const tgShare = viaTg.telegramTurnsPerSec / viaTg.localTurnsPerSec;
+add({
+  measure: 'baton Telegram throughput, 50 chats',
+  value: viaTg.telegramTurnsPerSec,
+  unit: 'turns/s',
+  ratio: `${round(100 * tgShare)} % of local channel (${round(viaTg.localTurnsPerSec)} turns/s)`,
+  target: '≥ 50 %',
+  met: tgShare >= 0.5,
 });
 
 process.stdout.write('worker scaling, 20 ms model…\n');
@@ -65,22 +105,35 @@ add({
   unit: 'turns/s',
   ratio: `${round(scaling.ratio)}× one worker`,
   target: '≥ 1.6×',
+  met: scaling.ratio >= 1.6,
 });
 
 process.stdout.write('delegate fan-out and await_sessions…\n');
 const delegate = await runDelegateBench();
 for (const [k, v] of Object.entries(delegate)) add({ measure: `delegate ${k}`, value: v, unit: '' });
 
-process.stdout.write('\n| measure | value | ratio | target |\n|---|---|---|---|\n');
+process.stdout.write('\n| measure | value | ratio | target | met |\n|---|---|---|---|---|\n');
+const met = (r: Row) => (r.met === undefined ? '' : r.met ? 'yes' : 'NO');
 for (const r of rows) {
   process.stdout.write(
-    `| ${r.measure} | ${round(r.value)} ${r.unit} | ${r.ratio ?? ''} | ${r.target ?? ''} |\n`,
+    `| ${r.measure} | ${round(r.value)} ${r.unit} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${met(r)} |\n`,
   );
 }
 const dir = join(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });
 writeFileSync(
   join(dir, 'latest.json'),
-  JSON.stringify({ at: new Date().toISOString(), raw, baton, scaling, delegate }, null, 2),
+  JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      raw,
+      baton,
+      telegram: { echo, baton: viaTg, targetP50Ms: tgTargetMs, throughputShareOfLocal: tgShare },
+      scaling,
+      delegate,
+    },
+    null,
+    2,
+  ),
 );
 process.exit(0);

@@ -29,6 +29,8 @@ export interface FakeTelegram extends TelegramState {
   /** The apiRoot for grammy (no trailing slash). */
   readonly url: string;
   readonly calls: TelegramCall[];
+  /** Calls `listener` with every call as it is received, before it is answered (benchmarks time replies). */
+  onCall(listener: (c: TelegramCall) => void): void;
   /** Makes the next `times` calls of `method` ('*' for any) fail this way. */
   failNext(method: string, failure: TelegramFailure, times?: number): void;
   /** The most getUpdates long polls ever held at once (more than 1: two consumers polled one bot at once). */
@@ -111,8 +113,9 @@ export async function startFakeTelegram(
   }
 
   function handle(method: string, token: string, params: Record<string, unknown>, res: ServerResponse) {
-    calls.push({ method, token, params, at: Date.now() });
-    events.emit('call');
+    const call = { method, token, params, at: Date.now() };
+    calls.push(call);
+    events.emit('call', call);
     if (opts.token !== undefined && token !== opts.token) return send(res, apiError(401, 'Unauthorized'));
     const at = failures.findIndex((f) => f.method === method || f.method === '*');
     if (at >= 0) {
@@ -186,6 +189,7 @@ export async function startFakeTelegram(
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}`,
     calls,
+    onCall: (listener: (c: TelegramCall) => void) => void events.on('call', listener),
     failNext(method: string, failure: TelegramFailure, times = 1) {
       for (let i = 0; i < times; i++) failures.push({ method, failure });
     },

@@ -3,7 +3,7 @@
 -- ARGV[1] mode: decide | expire | reap | cancel | undeliverable
 -- ARGV[2] new status, ARGV[3] source (JSON), ARGV[4] decided_by (JSON), ARGV[5] heartbeat staleness ms,
 -- ARGV[6] audit ttl ms, ARGV[7] approval id, ARGV[8] pub/sub channel
--- Returns {'ok', now} | {'missing'} | {'not_pending', status} | {'expired'} | {'stale'} | {'not_due'}.
+-- Returns {'ok', now, created_at} | {'missing'} | {'not_pending', status} | {'expired'} | {'stale'} | {'not_due'}.
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {'missing'} end
 if status ~= 'pending' then return {'not_pending', status} end
@@ -30,4 +30,5 @@ redis.call('ZREM', KEYS[3], ARGV[7])
 redis.call('ZADD', KEYS[4], now, ARGV[7])
 redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. (now - ttl))
 redis.call('PUBLISH', ARGV[8], ARGV[2])
-return {'ok', now}
+local created = tonumber(redis.call('HGET', KEYS[1], 'created_at')) or now
+return {'ok', now, created}

@@ -19,9 +19,16 @@ let events: InboundEvent[];
 /** Records what the adapter hands over; `fail` makes receive throw (Redis away) that many times. */
 let fail: number;
 let attempts = 0;
+/** receive waits for the gate of an event's text (and records it) before taking it. */
+const gates = new Map<string, Promise<void>>();
+let entered: string[] = [];
 const host: ChannelHost = {
   async receive(e) {
     attempts++;
+    const text = (e as { text?: string }).text ?? '';
+    entered.push(text);
+    await gates.get(text);
+    if (text === 'never stored') throw new Error('redis unavailable');
     if (fail > 0) {
       fail--;
       throw new Error('redis unavailable');
@@ -33,6 +40,8 @@ const host: ChannelHost = {
 
 beforeEach(async () => {
   events = [];
+  entered = [];
+  gates.clear();
   fail = 0;
   tg = await startFakeTelegram({ token: 'T1' });
   adapter = createTelegramAdapter({
@@ -48,6 +57,7 @@ afterEach(async () => {
   await tg.close();
 });
 
+const textOf = (e: InboundEvent) => (e.kind === 'message' ? e.text : `action ${e.actionId}`);
 const waitEvents = (n: number) => waitFor(() => events.length >= n, 20_000, `${n} inbound events`);
 
 describe('telegram adapter', () => {
@@ -178,6 +188,31 @@ describe('telegram adapter', () => {
     expect(events[0]).toMatchObject({ text: 'after the cut' });
   });
 
+  it('hands a batch over concurrently across chats, in order within a chat, confirming it once all are in', async () => {
+    const first = Promise.withResolvers<void>();
+    const slow = Promise.withResolvers<void>();
+    gates.set('first', first.promise);
+    gates.set('a1', slow.promise);
+    tg.injectMessage({ chat: 1, from: 1, text: 'first' });
+    await waitFor(() => entered.includes('first'), 20_000, 'the first update handed over');
+    // No poll is held while `first` is handled: the next three come as one batch.
+    const a1 = tg.injectMessage({ chat: 7, from: 7, text: 'a1' });
+    tg.injectMessage({ chat: 8, from: 8, text: 'b1' });
+    const a2 = tg.injectMessage({ chat: 7, from: 7, text: 'a2' });
+    first.resolve();
+    await waitFor(
+      () => events.some((e) => textOf(e) === 'b1'),
+      20_000,
+      'chat 8 handed over while chat 7 waits',
+    );
+    expect(entered).not.toContain('a2');
+    expect(tg.confirmedOffset).toBeLessThanOrEqual(a1.updateId);
+    slow.resolve();
+    await waitEvents(4);
+    expect(events.map(textOf)).toEqual(['first', 'b1', 'a1', 'a2']);
+    await waitFor(() => tg.confirmedOffset > a2.updateId, 20_000, 'the batch confirmed');
+  });
+
   it('stop confirms what was handled and leaves the rest for the next poller', async () => {
     const { updateId } = tg.injectMessage({ chat: 7, from: 7, text: 'handled' });
     await waitEvents(1);
@@ -198,6 +233,21 @@ describe('telegram adapter stopping while the host fails', () => {
     expect(tg.confirmedOffset).toBeLessThanOrEqual(updateId);
     expect(tg.pending(tg.confirmedOffset, 100).map((u) => u.update_id)).toContain(updateId);
     fail = 0;
+  });
+
+  it('leaves a batch unconfirmed when one chat of it could not be handed over', async () => {
+    const first = Promise.withResolvers<void>();
+    gates.set('first', first.promise);
+    tg.injectMessage({ chat: 1, from: 1, text: 'first' });
+    await waitFor(() => entered.includes('first'), 20_000, 'the first update handed over');
+    const stuck = tg.injectMessage({ chat: 7, from: 7, text: 'never stored' });
+    tg.injectMessage({ chat: 8, from: 8, text: 'stored' });
+    first.resolve();
+    await waitFor(() => events.some((e) => textOf(e) === 'stored'), 20_000, 'the other chat handed over');
+    await waitFor(() => entered.filter((t) => t === 'never stored').length >= 2, 20_000, 'retries');
+    await adapter.stop();
+    expect(tg.confirmedOffset).toBeLessThanOrEqual(stuck.updateId);
+    expect(tg.pending(tg.confirmedOffset, 100).map((u) => u.update_id)).toContain(stuck.updateId);
   });
 });
 

@@ -79,4 +79,27 @@ describe('approval gate', () => {
       reason: 'timed_out',
     });
   });
+
+  it('tells onDecision what it did with each call that needed an operator (the metrics outcome)', async () => {
+    const seen: string[] = [];
+    const answers = ['approve', 'always', 'deny', 'unreachable'] as const;
+    let i = 0;
+    const gate = createApprovalGate({
+      policy: policy as SecurityPolicy,
+      shellExempt: true,
+      asker: { ask: async () => answers[i++]! },
+      onDecision: (o) => seen.push(o),
+    });
+    for (const tool of ['a', 'b', 'c', 'd']) await gate.check(tool, {}, signal);
+    await gate.check('file_read', {}, signal); // auto-approved: no operator, no outcome
+    await gate.check('b', {}, signal); // "Always" granted: no operator, no outcome
+    const offline = createApprovalGate({
+      policy: policy as SecurityPolicy,
+      shellExempt: true,
+      asker: null,
+      onDecision: (o) => seen.push(o),
+    });
+    await offline.askForCommand('shell', {}, signal);
+    expect(seen).toEqual(['approved', 'always', 'denied', 'denied_by_runtime', 'denied_by_runtime']);
+  });
 });
