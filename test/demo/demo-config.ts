@@ -52,6 +52,7 @@ auto_approve = ["delegate"]
 [risk_profiles.worker]
 level = "supervised"
 allowed_tools = ["shell"]
+allowed_commands = ["df"]
 always_ask = ["shell"]
 
 [risk_profiles.worker.approval_route]

@@ -61,10 +61,10 @@ try {
   printer.flush();
   const approve = approveButton(card.blocks) as string;
   printer.user('slack', 'ops-lead', 'presses [Approve]');
-  slack.press({ messageTs: card.ts, actionId: approve, user: OPS_LEAD });
+  slack.press({ messageTs: card.ts, actionId: approve, user: OPS_LEAD, username: 'ops-lead' });
 
   await telegram.waitForCalls(
-    (c) => c.method === 'sendMessage' && String(c.params.text ?? '').includes('filesystem'),
+    (c) => c.method === 'sendMessage' && String(c.params.text ?? '').includes('sysadmin'),
     1,
     TIMEOUT_MS,
     "main's answer in Telegram",
@@ -79,7 +79,7 @@ try {
   for (const r of model.requests) {
     const last = r.body.messages?.at(-1);
     process.stderr.write(
-      `model request ${r.body.model}: tools ${(r.body.tools ?? []).map((t) => JSON.stringify(t).slice(0, 50)).join(" ")} last ${last?.role} ${JSON.stringify(last?.content).slice(0, 300)}\n`,
+      `model request ${r.body.model}: tools ${(r.body.tools ?? []).map((t) => JSON.stringify(t).slice(0, 50)).join(' ')} last ${last?.role} ${JSON.stringify(last?.content).slice(0, 300)}\n`,
     );
   }
 } finally {
