@@ -1,9 +1,8 @@
 // The channel contract on the Telegram adapter (real grammy, long polling) against the fake Bot API.
-import { createTelegramAdapter } from '../../../../channels/telegram/telegram-adapter.ts';
-import { createSilentLogger } from '../../../../src/core/logger.ts';
-import { type FakeTelegram, startFakeTelegram } from '../../../fakes/telegram-server.ts';
+import type { FakeTelegram } from '../../../fakes/telegram-server.ts';
 import type { SentMessage } from '../../../fakes/telegram-state.ts';
 import { user } from '../../../fakes/telegram-wire.ts';
+import { type OnFake, telegramOnFake } from '../on-fake.ts';
 import type { PlatformDriver, WireMessage } from './driver.ts';
 import { channelContract } from './suite.ts';
 
@@ -13,7 +12,7 @@ const FORUM = { id: -1001, type: 'supergroup' as const, is_forum: true, title: '
 const TOPIC = 3;
 
 let tg: FakeTelegram;
-let adapter: ReturnType<typeof createTelegramAdapter> | null = null;
+let running: OnFake<FakeTelegram> | null = null;
 /** The newest update injected: a long poll asking past it is held (nothing pending). */
 let lastUpdate = 0;
 
@@ -30,20 +29,13 @@ const toWire = (s: SentMessage): WireMessage => ({
 const driver: PlatformDriver = {
   name: 'telegram',
   async start(host) {
-    tg = await startFakeTelegram({ token: 'T1' });
-    adapter = createTelegramAdapter({
-      alias: 'contract',
-      botToken: 'T1',
-      apiBaseUrl: tg.url,
-      logger: createSilentLogger(),
-    });
-    await adapter.start(host);
-    return adapter;
+    running = await telegramOnFake(host, 'contract');
+    tg = running.fake;
+    return running.adapter;
   },
   async stop() {
-    await adapter?.stop();
-    adapter = null;
-    await tg.close();
+    await running?.stop();
+    running = null;
   },
   async injectText(where, text) {
     if (where === 'chat') {
