@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseApprovalPress } from '../../src/approval/button-ids.ts';
-import { freePort } from '../e2e/channels/lane.ts';
 import { startFakeModelServer } from '../fakes/model-server.ts';
 import { startFakeSlack } from '../fakes/slack-server.ts';
 import { startFakeTelegram } from '../fakes/telegram-server.ts';
 import { user } from '../fakes/telegram-wire.ts';
 import { startBaton } from '../helpers/baton-process.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.ts';
 import { DEMO_BOT_TOKEN, demoToml, OPS_LEAD, OPS_ROOM, USER_CHAT, USER_ID } from './demo-config.ts';
 import { demoModel } from './demo-model.ts';
@@ -79,7 +79,7 @@ try {
   for (const r of model.requests) {
     const last = r.body.messages?.at(-1);
     process.stderr.write(
-      `model request ${r.body.model}: tools ${(r.body.tools ?? []).map((t) => JSON.stringify(t).slice(0, 50)).join(" ")} last ${last?.role} ${JSON.stringify(last?.content).slice(0, 300)}\n`,
+      `model request ${r.body.model}: tools ${(r.body.tools ?? []).map((t) => JSON.stringify(t).slice(0, 50)).join(' ')} last ${last?.role} ${JSON.stringify(last?.content).slice(0, 300)}\n`,
     );
   }
 } finally {

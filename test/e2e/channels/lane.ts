@@ -1,7 +1,6 @@
 // The channel e2e lane's shared setup: the fake model, a Redis prefix, a temp dir, TOML configs that point baton
 // at the fake platforms, and `baton` roles as child processes (killed and cleaned up by close()).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
@@ -11,6 +10,9 @@ import {
   startFakeModelServer,
 } from '../../fakes/model-server.ts';
 import { type BatonProcess, startBaton } from '../../helpers/baton-process.ts';
+import { freePort } from '../../helpers/free-port.ts';
+import { askedOf } from '../../helpers/model-requests.ts';
+import { fakeModelAgentToml } from '../../helpers/model-toml.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 
 /** The authorised sender on each platform ([peer_groups]) and one who is not. */
@@ -19,10 +21,6 @@ export const MALLORY = { telegram: 666, discord: '100000000000000666', slack: 'U
 
 /** The text the fake model holds its answer for (until the client goes away): a turn to /stop. */
 export const HOLD = 'hold on';
-
-/** The newest user message of a model request (what the turn answers). */
-export const askedOf = (r: RecordedRequest) =>
-  String((r.body.messages ?? []).filter((m) => m.role === 'user').at(-1)?.content ?? '');
 
 export interface Lane {
   model: FakeModelServer;
@@ -42,17 +40,6 @@ const READY = {
   gateway: /baton gateway running/,
   worker: /baton worker running/,
 };
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * The fake model echoes the newest user message (`echo: <text>`), answers `long: …` with `longReply`, and
@@ -93,20 +80,7 @@ data_dir = "${join(dir, 'data')}"
 [worker]
 concurrency = 8
 shutdown_grace_secs = 2
-
-[providers.models.custom.fake]
-uri = "${model.openaiBaseUrl}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-${channels}`,
+${fakeModelAgentToml(model.openaiBaseUrl)}${channels}`,
       );
       return { path, port };
     },
