@@ -11,6 +11,7 @@ import { createRedis } from '../../src/core/redis.ts';
 import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { startWorkerRole } from '../../src/runtime/worker-role.ts';
+import { fakeModelAgentToml } from '../helpers/config-toml.ts';
 import { deletePrefix, uniquePrefix } from '../helpers/redis.ts';
 import { LOCAL_PEERS } from '../helpers/runtime-harness.ts';
 import { createInstantProvider } from './instant-provider.ts';
@@ -29,19 +30,7 @@ prefix = "${prefix}"
 [gateway]
 data_dir = "${dataDir}"
 
-[providers.models.custom.bench]
-uri = "${modelUri}"
-model = "bench-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.bench"
-risk_profile = "default"
-
+${fakeModelAgentToml(modelUri)}
 [worker]
 concurrency = ${concurrency}
 ${LOCAL_PEERS}`;

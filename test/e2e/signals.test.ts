@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reloadUnsupported, shuttingDown, stopped } from '../../src/runtime/messages.ts';
 import { type BatonProcess, startBaton, startProcess } from '../helpers/baton-process.ts';
+import { redisGatewayToml } from '../helpers/config-toml.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { processesWith } from '../helpers/proc-scan.ts';
-import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.ts';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -38,15 +39,7 @@ async function writeConfig(): Promise<string> {
   const path = join(dir, `case-${++cases}.toml`);
   writeFileSync(
     path,
-    `schema_version = 3
-[redis]
-url = "${REDIS_URL}"
-prefix = "${prefix}"
-[gateway]
-host = "127.0.0.1"
-port = ${await freePort()}
-data_dir = "${join(dir, 'data')}"
-[worker]
+    `${redisGatewayToml(prefix, await freePort(), join(dir, 'data'))}[worker]
 shutdown_grace_secs = ${GRACE_SECS}
 `,
   );

@@ -12,7 +12,7 @@ import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
-import { fakeModelAgentToml } from './model-toml.ts';
+import { fakeModelAgentToml } from './config-toml.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from './redis.ts';
 
 /** Who may talk to `main` on the local channel (everyone by default). */

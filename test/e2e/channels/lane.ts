@@ -10,10 +10,10 @@ import {
   startFakeModelServer,
 } from '../../fakes/model-server.ts';
 import { type BatonProcess, startBaton } from '../../helpers/baton-process.ts';
+import { fakeModelAgentToml, redisGatewayToml } from '../../helpers/config-toml.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
-import { fakeModelAgentToml } from '../../helpers/model-toml.ts';
-import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 
 /** The authorised sender on each platform ([peer_groups]) and one who is not. */
 export const ALICE = { telegram: 7, discord: '100000000000000001', slack: 'U0ALICE' } as const;
@@ -67,16 +67,7 @@ export async function createLane(name: string, longReply = ''): Promise<Lane> {
       const path = join(dir, `${file}.toml`);
       writeFileSync(
         path,
-        `schema_version = 3
-[redis]
-url = "${REDIS_URL}"
-prefix = "${prefix}"
-
-[gateway]
-host = "127.0.0.1"
-port = ${port}
-data_dir = "${join(dir, 'data')}"
-
+        `${redisGatewayToml(prefix, port, join(dir, 'data'))}
 [worker]
 concurrency = 8
 shutdown_grace_secs = 2
