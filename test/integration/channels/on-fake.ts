@@ -95,3 +95,22 @@ export async function slackSocketOnFake(
     await fake.close();
   });
 }
+
+/** A contract driver's start and stop over one of the above; `started` is handed each run's fake. */
+export function startStop<F>(
+  startOn: (host: ChannelHost) => Promise<OnFake<F>>,
+  started: (fake: F) => void,
+): { start(host: ChannelHost): Promise<ChannelAdapter>; stop(): Promise<void> } {
+  let running: OnFake<F> | null = null;
+  return {
+    async start(host) {
+      running = await startOn(host);
+      started(running.fake);
+      return running.adapter;
+    },
+    async stop() {
+      await running?.stop();
+      running = null;
+    },
+  };
+}

@@ -1,7 +1,7 @@
 // The channel contract on the Discord adapter (real discord.js, gateway + REST) against the fake Discord.
 // A Discord thread is a channel: the adapter reports it as the chat, with no `thread` (channels/discord/inbound.ts).
 import type { FakeDiscordServer } from '../../../fakes/discord-server.ts';
-import { discordOnFake, type OnFake } from '../on-fake.ts';
+import { discordOnFake, startStop } from '../on-fake.ts';
 import type { PlatformDriver } from './driver.ts';
 import { channelContract } from './suite.ts';
 
@@ -9,19 +9,15 @@ const ALICE = '100000000000000001';
 const BOB = '100000000000000002';
 
 let discord: FakeDiscordServer;
-let running: OnFake<FakeDiscordServer> | null = null;
 
 const driver: PlatformDriver = {
   name: 'discord',
-  async start(host) {
-    running = await discordOnFake(host, 'contract');
-    discord = running.fake;
-    return running.adapter;
-  },
-  async stop() {
-    await running?.stop();
-    running = null;
-  },
+  ...startStop(
+    (host) => discordOnFake(host, 'contract'),
+    (f) => {
+      discord = f;
+    },
+  ),
   async injectText(where, text) {
     if (where === 'chat') {
       const m = discord.injectMessage({ dmUserId: ALICE, authorId: ALICE, username: 'alice', content: text });

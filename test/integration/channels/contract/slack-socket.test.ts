@@ -2,7 +2,7 @@
 // Threads: the user's thread_ts is the conversation's thread; DMs stay one conversation without a thread.
 import { nextTs } from '../../../fakes/slack-payloads.ts';
 import type { FakeSlackServer } from '../../../fakes/slack-server.ts';
-import { type OnFake, slackSocketOnFake } from '../on-fake.ts';
+import { slackSocketOnFake, startStop } from '../on-fake.ts';
 import type { PlatformDriver, WireButton } from './driver.ts';
 import { channelContract } from './suite.ts';
 
@@ -10,7 +10,6 @@ const DM = 'D0CONTRACT';
 const CHANNEL = 'C0CONTRACT';
 
 let fake: FakeSlackServer;
-let running: OnFake<FakeSlackServer> | null = null;
 
 const placeOf = (channel: string, thread?: string) => `${channel}/${thread ?? ''}`;
 /** The buttons of a message's Block Kit actions blocks. */
@@ -23,15 +22,12 @@ function buttonsOf(blocks: unknown[]): WireButton[][] {
 
 const driver: PlatformDriver = {
   name: 'slack socket mode',
-  async start(host) {
-    running = await slackSocketOnFake(host, 'contract', 'contract');
-    fake = running.fake;
-    return running.adapter;
-  },
-  async stop() {
-    await running?.stop();
-    running = null;
-  },
+  ...startStop(
+    (host) => slackSocketOnFake(host, 'contract', 'contract'),
+    (f) => {
+      fake = f;
+    },
+  ),
   async injectText(where, text) {
     if (where === 'chat') {
       fake.injectMessage({ channel: DM, channel_type: 'im', text });

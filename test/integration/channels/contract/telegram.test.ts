@@ -2,7 +2,7 @@
 import type { FakeTelegram } from '../../../fakes/telegram-server.ts';
 import type { SentMessage } from '../../../fakes/telegram-state.ts';
 import { user } from '../../../fakes/telegram-wire.ts';
-import { type OnFake, telegramOnFake } from '../on-fake.ts';
+import { startStop, telegramOnFake } from '../on-fake.ts';
 import type { PlatformDriver, WireMessage } from './driver.ts';
 import { channelContract } from './suite.ts';
 
@@ -12,7 +12,6 @@ const FORUM = { id: -1001, type: 'supergroup' as const, is_forum: true, title: '
 const TOPIC = 3;
 
 let tg: FakeTelegram;
-let running: OnFake<FakeTelegram> | null = null;
 /** The newest update injected: a long poll asking past it is held (nothing pending). */
 let lastUpdate = 0;
 
@@ -28,15 +27,12 @@ const toWire = (s: SentMessage): WireMessage => ({
 
 const driver: PlatformDriver = {
   name: 'telegram',
-  async start(host) {
-    running = await telegramOnFake(host, 'contract');
-    tg = running.fake;
-    return running.adapter;
-  },
-  async stop() {
-    await running?.stop();
-    running = null;
-  },
+  ...startStop(
+    (host) => telegramOnFake(host, 'contract'),
+    (f) => {
+      tg = f;
+    },
+  ),
   async injectText(where, text) {
     if (where === 'chat') {
       lastUpdate = tg.injectMessage({ chat: ALICE.id, from: ALICE, text }).updateId;
