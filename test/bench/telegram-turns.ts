@@ -1,19 +1,7 @@
 // baton's turn through the fake Telegram (real grammy adapter long-polling it), beside the local channel in the
 // same gateway and worker: latency from the injected update to sendMessage, and 50-chat throughput on both.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLocalChannel } from '../../channels/local/local-adapter.ts';
-import { loadConfigText } from '../../src/config/index.ts';
-import { createSilentLogger } from '../../src/core/logger.ts';
-import { createRedis } from '../../src/core/redis.ts';
-import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
-import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
-import { startWorkerRole } from '../../src/runtime/worker-role.ts';
 import type { FakeTelegram } from '../fakes/telegram-server.ts';
-import { deletePrefix, uniquePrefix } from '../helpers/redis.ts';
-import { benchConfigText } from './baton-turns.ts';
-import { createInstantProvider } from './instant-provider.ts';
+import { startBenchRuntime } from './bench-runtime.ts';
 import { percentile } from './stats.ts';
 import { closedLoops, createTelegramClock } from './telegram-clock.ts';
 
@@ -43,27 +31,12 @@ export async function measureTelegramTurns(
   tg: FakeTelegram,
   opts: { latencyTurns: number; chats: number; perChat: number; concurrency: number },
 ): Promise<TelegramTurnFigures> {
-  const prefix = uniquePrefix('bench-tg');
-  const dataDir = mkdtempSync(join(tmpdir(), 'baton-bench-tg-'));
-  const text =
-    benchConfigText(url, prefix, dataDir, 'http://127.0.0.1:9', opts.concurrency) + telegramChannel(tg.url);
-  const loaded = loadConfigText(text, {});
-  if (!loaded.config) throw new Error('bench config invalid');
-  const config = loaded.config;
-  const logger = createSilentLogger();
-  const redis = createRedis(url, { autoPipeline: true });
-  const local = createLocalChannel('test', 4000);
-  const telegram = createChannelAdapters(config, logger);
-  if (telegram.length !== 1) throw new Error('bench: the telegram channel did not start');
-  const gateway = await startGatewayRole({
-    config,
-    logger,
-    redis,
-    adapters: [local, ...telegram],
-    routes: { 'local.test': 'main' },
+  const baton = await startBenchRuntime(url, {
+    name: 'tg',
+    concurrency: opts.concurrency,
+    channelsToml: telegramChannel(tg.url),
   });
-  const instant = createInstantProvider();
-  const worker = await startWorkerRole({ config, logger, redis, env: {}, createProvider: () => instant });
+  const { local } = baton;
   const clock = createTelegramClock(tg);
 
   const localCount = new Map<string, number>();
@@ -96,11 +69,7 @@ export async function measureTelegramTurns(
   await loops('warm', 3);
   const { lc, tc } = await loops('tp', opts.perChat);
 
-  await worker.close(1000);
-  await gateway.close(1000);
-  await deletePrefix(redis, prefix);
-  await redis.quit();
-  rmSync(dataDir, { recursive: true, force: true });
+  await baton.close();
   return {
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),

@@ -10,7 +10,7 @@ import { startFakeModelServer } from '../fakes/model-server.ts';
 import { type BatonProcess, startBaton } from '../helpers/baton-process.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.ts';
 import { echoResponder } from '../helpers/runtime-harness.ts';
-import { benchConfigText } from './baton-turns.ts';
+import { benchConfigText } from './bench-runtime.ts';
 
 async function turnsPerSec(
   url: string,

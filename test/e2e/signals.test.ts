@@ -1,14 +1,15 @@
 // Stop signals reach baton however it is started: `npm start` / `npm run baton -- start` exec node, so a
 // SIGTERM sent to the npm pid alone ends in baton's graceful shutdown, exit 0 and no process left behind.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reloadUnsupported, shuttingDown, stopped } from '../../src/runtime/messages.ts';
 import { type BatonProcess, startBaton, startProcess } from '../helpers/baton-process.ts';
+import { redisGatewayToml } from '../helpers/config-toml.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { processesWith } from '../helpers/proc-scan.ts';
-import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.ts';
+import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -33,31 +34,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 /** A config that needs no model and no channel: the roles start, listen and wait. */
 async function writeConfig(): Promise<string> {
   const path = join(dir, `case-${++cases}.toml`);
   writeFileSync(
     path,
-    `schema_version = 3
-[redis]
-url = "${REDIS_URL}"
-prefix = "${prefix}"
-[gateway]
-host = "127.0.0.1"
-port = ${await freePort()}
-data_dir = "${join(dir, 'data')}"
-[worker]
+    `${redisGatewayToml(prefix, await freePort(), join(dir, 'data'))}[worker]
 shutdown_grace_secs = ${GRACE_SECS}
 `,
   );

@@ -12,6 +12,7 @@ import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
+import { fakeModelAgentToml } from './config-toml.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from './redis.ts';
 
 /** Who may talk to `main` on the local channel (everyone by default). */
@@ -25,20 +26,7 @@ export const LOCAL_PEERS = localPeers();
 
 /** One agent `main` on the fake model, answering the local channel; `extra` is appended (e.g. [worker]). */
 export function runtimeToml(extra = '', peers: readonly string[] = ['*']): string {
-  return `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-${localPeers(peers)}
+  return `${fakeModelAgentToml(`\${MODEL_URI}`)}${localPeers(peers)}
 ${extra}`;
 }
 

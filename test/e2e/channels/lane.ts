@@ -1,7 +1,6 @@
 // The channel e2e lane's shared setup: the fake model, a Redis prefix, a temp dir, TOML configs that point baton
 // at the fake platforms, and `baton` roles as child processes (killed and cleaned up by close()).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
@@ -11,7 +10,10 @@ import {
   startFakeModelServer,
 } from '../../fakes/model-server.ts';
 import { type BatonProcess, startBaton } from '../../helpers/baton-process.ts';
-import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { fakeModelAgentToml, redisGatewayToml } from '../../helpers/config-toml.ts';
+import { freePort } from '../../helpers/free-port.ts';
+import { askedOf } from '../../helpers/model-requests.ts';
+import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 
 /** The authorised sender on each platform ([peer_groups]) and one who is not. */
 export const ALICE = { telegram: 7, discord: '100000000000000001', slack: 'U0ALICE' } as const;
@@ -19,10 +21,6 @@ export const MALLORY = { telegram: 666, discord: '100000000000000666', slack: 'U
 
 /** The text the fake model holds its answer for (until the client goes away): a turn to /stop. */
 export const HOLD = 'hold on';
-
-/** The newest user message of a model request (what the turn answers). */
-export const askedOf = (r: RecordedRequest) =>
-  String((r.body.messages ?? []).filter((m) => m.role === 'user').at(-1)?.content ?? '');
 
 export interface Lane {
   model: FakeModelServer;
@@ -42,17 +40,6 @@ const READY = {
   gateway: /baton gateway running/,
   worker: /baton worker running/,
 };
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * The fake model echoes the newest user message (`echo: <text>`), answers `long: …` with `longReply`, and
@@ -80,33 +67,11 @@ export async function createLane(name: string, longReply = ''): Promise<Lane> {
       const path = join(dir, `${file}.toml`);
       writeFileSync(
         path,
-        `schema_version = 3
-[redis]
-url = "${REDIS_URL}"
-prefix = "${prefix}"
-
-[gateway]
-host = "127.0.0.1"
-port = ${port}
-data_dir = "${join(dir, 'data')}"
-
+        `${redisGatewayToml(prefix, port, join(dir, 'data'))}
 [worker]
 concurrency = 8
 shutdown_grace_secs = 2
-
-[providers.models.custom.fake]
-uri = "${model.openaiBaseUrl}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-${channels}`,
+${fakeModelAgentToml(model.openaiBaseUrl)}${channels}`,
       );
       return { path, port };
     },

@@ -5,8 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOX_GROUP, outboxStreamKey } from '../../../src/queue/names.ts';
 import type { BatonProcess } from '../../helpers/baton-process.ts';
+import { askedOf } from '../../helpers/model-requests.ts';
 import { waitFor } from '../../helpers/wait.ts';
-import { ALICE, askedOf, createLane, type Lane } from './lane.ts';
+import { ALICE, createLane, type Lane } from './lane.ts';
 import { type TelegramDriver, telegramDriver } from './platforms.ts';
 
 const KEY = 'telegram.home';

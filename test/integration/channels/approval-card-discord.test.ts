@@ -2,13 +2,12 @@
 // content and one action row of styled buttons on the wire, a press back as an action the parser reads, the edit.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDiscordAdapter } from '../../../channels/discord/discord-adapter.ts';
 import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
-import type { ChannelAdapter, ChannelHost, InboundAction, InboundEvent } from '../../../src/channel/types.ts';
-import { createSilentLogger } from '../../../src/core/logger.ts';
-import { type FakeDiscordServer, startFakeDiscordServer } from '../../fakes/discord-server.ts';
+import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
+import type { FakeDiscordServer } from '../../fakes/discord-server.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { discordOnFake, recordingHost } from './on-fake.ts';
 
 const BOB = '100000000000000002';
 /** Discord's ButtonStyle numbers. */
@@ -19,29 +18,14 @@ const DANGER = 4;
 
 let discord: FakeDiscordServer;
 let adapter: ChannelAdapter;
-let events: InboundEvent[];
-const host: ChannelHost = {
-  async receive(e) {
-    events.push(e as InboundEvent);
-    return { accepted: true, conversation: 'c' };
-  },
-};
+let stop: () => Promise<void>;
+const { host, events } = recordingHost();
 
 beforeEach(async () => {
-  events = [];
-  discord = await startFakeDiscordServer();
-  adapter = createDiscordAdapter({
-    alias: 'ops',
-    botToken: discord.token,
-    apiBaseUrl: discord.apiUrl,
-    logger: createSilentLogger(),
-  });
-  await adapter.start(host);
+  events.length = 0;
+  ({ fake: discord, adapter, stop } = await discordOnFake(host, 'ops'));
 });
-afterEach(async () => {
-  await adapter.stop();
-  await discord.close();
-});
+afterEach(() => stop());
 
 const card = (): ApprovalCard => ({
   approvalId: randomUUID(),

@@ -3,46 +3,26 @@
 // id), a press back as an action the parser reads, and the outcome edit that drops the actions block.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAdapter } from '../../../channels/slack/slack-adapter.ts';
 import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
-import type { ChannelAdapter, ChannelHost, InboundAction, InboundEvent } from '../../../src/channel/types.ts';
-import { createSilentLogger } from '../../../src/core/logger.ts';
+import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
 import { nextTs } from '../../fakes/slack-payloads.ts';
-import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
+import type { FakeSlackServer } from '../../fakes/slack-server.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { recordingHost, slackSocketOnFake } from './on-fake.ts';
 
 const CHANNEL = 'C0APPROVE';
 
 let fake: FakeSlackServer;
 let adapter: ChannelAdapter;
-let events: InboundEvent[];
-const host: ChannelHost = {
-  async receive(e) {
-    events.push(e as InboundEvent);
-    return { accepted: true, conversation: 'c' };
-  },
-};
+let stop: () => Promise<void>;
+const { host, events } = recordingHost();
 
 beforeEach(async () => {
-  events = [];
-  fake = await startFakeSlack();
-  adapter = createSlackAdapter({
-    alias: 'ops',
-    botToken: 'xoxb-approve',
-    appToken: 'xapp-approve',
-    apiBaseUrl: fake.apiUrl,
-    channelIds: [],
-    threadReplies: true,
-    logger: createSilentLogger(),
-  });
-  await adapter.start(host);
+  events.length = 0;
+  ({ fake, adapter, stop } = await slackSocketOnFake(host, 'ops', 'approve'));
 });
-afterEach(async () => {
-  await adapter.stop();
-  await fake.socket.waitForNoSockets();
-  await fake.close();
-});
+afterEach(() => stop());
 
 const card = (): ApprovalCard => ({
   approvalId: randomUUID(),

@@ -2,14 +2,13 @@
 // HTML card with its inline keyboard on the wire, a press back as an action the parser reads, the outcome edit.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTelegramAdapter } from '../../../channels/telegram/telegram-adapter.ts';
 import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
-import type { ChannelAdapter, ChannelHost, InboundAction, InboundEvent } from '../../../src/channel/types.ts';
-import { createSilentLogger } from '../../../src/core/logger.ts';
-import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
+import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
+import type { FakeTelegram } from '../../fakes/telegram-server.ts';
 import { user } from '../../fakes/telegram-wire.ts';
 import { waitFor } from '../../helpers/wait.ts';
+import { recordingHost, telegramOnFake } from './on-fake.ts';
 
 const BOB = user(8, 'bob');
 const FORUM = { id: -1001, type: 'supergroup' as const, is_forum: true, title: 'ops' };
@@ -17,29 +16,14 @@ const TOPIC = 3;
 
 let tg: FakeTelegram;
 let adapter: ChannelAdapter;
-let events: InboundEvent[];
-const host: ChannelHost = {
-  async receive(e) {
-    events.push(e as InboundEvent);
-    return { accepted: true, conversation: 'c' };
-  },
-};
+let stop: () => Promise<void>;
+const { host, events } = recordingHost();
 
 beforeEach(async () => {
-  events = [];
-  tg = await startFakeTelegram({ token: 'T1' });
-  adapter = createTelegramAdapter({
-    alias: 'ops',
-    botToken: 'T1',
-    apiBaseUrl: tg.url,
-    logger: createSilentLogger(),
-  });
-  await adapter.start(host);
+  events.length = 0;
+  ({ fake: tg, adapter, stop } = await telegramOnFake(host, 'ops'));
 });
-afterEach(async () => {
-  await adapter.stop();
-  await tg.close();
-});
+afterEach(() => stop());
 
 const card = (): ApprovalCard => ({
   approvalId: randomUUID(),

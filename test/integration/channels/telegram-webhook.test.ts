@@ -9,6 +9,7 @@ import { type GatewayRole, startGatewayRole } from '../../../src/runtime/gateway
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { messageUpdate, newUpdateId, postTelegramUpdate } from '../../fakes/telegram-webhook.ts';
 import { user } from '../../fakes/telegram-wire.ts';
+import { askedOf } from '../../helpers/model-requests.ts';
 import {
   createRuntimeHarness,
   echoResponder,
@@ -42,11 +43,7 @@ agents = ["main"]
 external_peers = ["*"]
 `);
 
-const turnsFor = (text: string) =>
-  h.server.requests.filter((r) => {
-    const users = (r.body.messages ?? []).filter((m) => m.role === 'user');
-    return users.at(-1)?.content === text;
-  }).length;
+const turnsFor = (text: string) => h.server.requests.filter((r) => askedOf(r) === text).length;
 const repliesIn = (chat: number, count: number) =>
   waitFor(() => tg.sentTo(chat).length >= count, 30_000, `${count} replies in ${chat}`).then(() =>
     tg.sentTo(chat).map((s) => s.message.text),

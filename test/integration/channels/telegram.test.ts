@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InboundAction } from '../../../src/channel/types.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { user } from '../../fakes/telegram-wire.ts';
+import { askedOf } from '../../helpers/model-requests.ts';
 import {
   createRuntimeHarness,
   echoResponder,
@@ -32,11 +33,7 @@ external_peers = ["7", "@carol"]
 `);
 
 /** Requests whose newest user message is `text` (one per turn that answered it). */
-const turnsFor = (text: string) =>
-  h.server.requests.filter((r) => {
-    const users = (r.body.messages ?? []).filter((m) => m.role === 'user');
-    return users.at(-1)?.content === text;
-  }).length;
+const turnsFor = (text: string) => h.server.requests.filter((r) => askedOf(r) === text).length;
 const repliesIn = (chat: number, count: number, thread?: number) =>
   waitFor(() => tg.sentTo(chat, thread).length >= count, 30_000, `${count} replies in ${chat}`).then(() =>
     tg.sentTo(chat, thread).map((s) => s.message.text),

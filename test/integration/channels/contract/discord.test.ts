@@ -1,8 +1,7 @@
 // The channel contract on the Discord adapter (real discord.js, gateway + REST) against the fake Discord.
 // A Discord thread is a channel: the adapter reports it as the chat, with no `thread` (channels/discord/inbound.ts).
-import { createDiscordAdapter } from '../../../../channels/discord/discord-adapter.ts';
-import { createSilentLogger } from '../../../../src/core/logger.ts';
-import { type FakeDiscordServer, startFakeDiscordServer } from '../../../fakes/discord-server.ts';
+import type { FakeDiscordServer } from '../../../fakes/discord-server.ts';
+import { discordOnFake, startStop } from '../on-fake.ts';
 import type { PlatformDriver } from './driver.ts';
 import { channelContract } from './suite.ts';
 
@@ -10,26 +9,15 @@ const ALICE = '100000000000000001';
 const BOB = '100000000000000002';
 
 let discord: FakeDiscordServer;
-let adapter: ReturnType<typeof createDiscordAdapter> | null = null;
 
 const driver: PlatformDriver = {
   name: 'discord',
-  async start(host) {
-    discord = await startFakeDiscordServer();
-    adapter = createDiscordAdapter({
-      alias: 'contract',
-      botToken: discord.token,
-      apiBaseUrl: discord.apiUrl,
-      logger: createSilentLogger(),
-    });
-    await adapter.start(host);
-    return adapter;
-  },
-  async stop() {
-    await adapter?.stop();
-    adapter = null;
-    await discord.close();
-  },
+  ...startStop(
+    (host) => discordOnFake(host, 'contract'),
+    (f) => {
+      discord = f;
+    },
+  ),
   async injectText(where, text) {
     if (where === 'chat') {
       const m = discord.injectMessage({ dmUserId: ALICE, authorId: ALICE, username: 'alice', content: text });

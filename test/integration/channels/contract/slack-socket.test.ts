@@ -1,9 +1,8 @@
 // The channel contract on the Slack adapter in Socket Mode (real Bolt) against the fake Slack.
 // Threads: the user's thread_ts is the conversation's thread; DMs stay one conversation without a thread.
-import { createSlackAdapter } from '../../../../channels/slack/slack-adapter.ts';
-import { createSilentLogger } from '../../../../src/core/logger.ts';
 import { nextTs } from '../../../fakes/slack-payloads.ts';
-import { type FakeSlackServer, startFakeSlack } from '../../../fakes/slack-server.ts';
+import type { FakeSlackServer } from '../../../fakes/slack-server.ts';
+import { slackSocketOnFake, startStop } from '../on-fake.ts';
 import type { PlatformDriver, WireButton } from './driver.ts';
 import { channelContract } from './suite.ts';
 
@@ -11,7 +10,6 @@ const DM = 'D0CONTRACT';
 const CHANNEL = 'C0CONTRACT';
 
 let fake: FakeSlackServer;
-let adapter: ReturnType<typeof createSlackAdapter> | null = null;
 
 const placeOf = (channel: string, thread?: string) => `${channel}/${thread ?? ''}`;
 /** The buttons of a message's Block Kit actions blocks. */
@@ -24,26 +22,12 @@ function buttonsOf(blocks: unknown[]): WireButton[][] {
 
 const driver: PlatformDriver = {
   name: 'slack socket mode',
-  async start(host) {
-    fake = await startFakeSlack();
-    adapter = createSlackAdapter({
-      alias: 'contract',
-      botToken: 'xoxb-contract',
-      appToken: 'xapp-contract',
-      apiBaseUrl: fake.apiUrl,
-      channelIds: [],
-      threadReplies: true,
-      logger: createSilentLogger(),
-    });
-    await adapter.start(host);
-    return adapter;
-  },
-  async stop() {
-    await adapter?.stop();
-    adapter = null;
-    await fake.socket.waitForNoSockets();
-    await fake.close();
-  },
+  ...startStop(
+    (host) => slackSocketOnFake(host, 'contract', 'contract'),
+    (f) => {
+      fake = f;
+    },
+  ),
   async injectText(where, text) {
     if (where === 'chat') {
       fake.injectMessage({ channel: DM, channel_type: 'im', text });

@@ -1,9 +1,8 @@
 // The channel contract on the Telegram adapter (real grammy, long polling) against the fake Bot API.
-import { createTelegramAdapter } from '../../../../channels/telegram/telegram-adapter.ts';
-import { createSilentLogger } from '../../../../src/core/logger.ts';
-import { type FakeTelegram, startFakeTelegram } from '../../../fakes/telegram-server.ts';
+import type { FakeTelegram } from '../../../fakes/telegram-server.ts';
 import type { SentMessage } from '../../../fakes/telegram-state.ts';
 import { user } from '../../../fakes/telegram-wire.ts';
+import { startStop, telegramOnFake } from '../on-fake.ts';
 import type { PlatformDriver, WireMessage } from './driver.ts';
 import { channelContract } from './suite.ts';
 
@@ -13,7 +12,6 @@ const FORUM = { id: -1001, type: 'supergroup' as const, is_forum: true, title: '
 const TOPIC = 3;
 
 let tg: FakeTelegram;
-let adapter: ReturnType<typeof createTelegramAdapter> | null = null;
 /** The newest update injected: a long poll asking past it is held (nothing pending). */
 let lastUpdate = 0;
 
@@ -29,22 +27,12 @@ const toWire = (s: SentMessage): WireMessage => ({
 
 const driver: PlatformDriver = {
   name: 'telegram',
-  async start(host) {
-    tg = await startFakeTelegram({ token: 'T1' });
-    adapter = createTelegramAdapter({
-      alias: 'contract',
-      botToken: 'T1',
-      apiBaseUrl: tg.url,
-      logger: createSilentLogger(),
-    });
-    await adapter.start(host);
-    return adapter;
-  },
-  async stop() {
-    await adapter?.stop();
-    adapter = null;
-    await tg.close();
-  },
+  ...startStop(
+    (host) => telegramOnFake(host, 'contract'),
+    (f) => {
+      tg = f;
+    },
+  ),
   async injectText(where, text) {
     if (where === 'chat') {
       lastUpdate = tg.injectMessage({ chat: ALICE.id, from: ALICE, text }).updateId;

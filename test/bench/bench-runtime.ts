@@ -1,0 +1,83 @@
+// The turn benches' baton: gateway and worker roles in this process on real Redis and an instant model, the local
+// channel plus any platform channels `channelsToml` configures; close() stops both and removes what they left.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLocalChannel, type LocalChannel } from '../../channels/local/local-adapter.ts';
+import type { ChannelAdapter } from '../../src/channel/types.ts';
+import { loadConfigText } from '../../src/config/index.ts';
+import { createSilentLogger } from '../../src/core/logger.ts';
+import { createRedis } from '../../src/core/redis.ts';
+import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
+import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
+import { startWorkerRole } from '../../src/runtime/worker-role.ts';
+import { fakeModelAgentToml } from '../helpers/config-toml.ts';
+import { deletePrefix, uniquePrefix } from '../helpers/redis.ts';
+import { LOCAL_PEERS } from '../helpers/runtime-harness.ts';
+import { createInstantProvider } from './instant-provider.ts';
+
+export function benchConfigText(
+  url: string,
+  prefix: string,
+  dataDir: string,
+  modelUri: string,
+  concurrency: number,
+) {
+  return `[redis]
+url = "${url}"
+prefix = "${prefix}"
+
+[gateway]
+data_dir = "${dataDir}"
+
+${fakeModelAgentToml(modelUri)}
+[worker]
+concurrency = ${concurrency}
+${LOCAL_PEERS}`;
+}
+
+export interface BenchRuntime {
+  local: LocalChannel;
+  close(): Promise<void>;
+}
+
+/** `name` tags the Redis prefix and the data dir; `channelsToml` must configure exactly one platform channel. */
+export async function startBenchRuntime(
+  url: string,
+  opts: { name: string; concurrency: number; channelsToml?: string },
+): Promise<BenchRuntime> {
+  const prefix = uniquePrefix(`bench-${opts.name}`);
+  const dataDir = mkdtempSync(join(tmpdir(), `baton-bench-${opts.name}-`));
+  const text =
+    benchConfigText(url, prefix, dataDir, 'http://127.0.0.1:9', opts.concurrency) + (opts.channelsToml ?? '');
+  const loaded = loadConfigText(text, {});
+  if (!loaded.config) throw new Error('bench config invalid');
+  const config = loaded.config;
+  const logger = createSilentLogger();
+  const redis = createRedis(url, { autoPipeline: true });
+  const local = createLocalChannel('test', 4000);
+  const platforms: ChannelAdapter[] = [];
+  if (opts.channelsToml !== undefined) {
+    platforms.push(...createChannelAdapters(config, logger));
+    if (platforms.length !== 1) throw new Error('bench: the platform channel did not start');
+  }
+  const gateway = await startGatewayRole({
+    config,
+    logger,
+    redis,
+    adapters: [local, ...platforms],
+    routes: { 'local.test': 'main' },
+  });
+  const instant = createInstantProvider();
+  const worker = await startWorkerRole({ config, logger, redis, env: {}, createProvider: () => instant });
+  return {
+    local,
+    async close() {
+      await worker.close(1000);
+      await gateway.close(1000);
+      await deletePrefix(redis, prefix);
+      await redis.quit();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
