@@ -34,6 +34,8 @@ export interface WorkerRoleOptions {
   env?: Record<string, string | undefined>;
   /** Replaces provider construction (benchmarks use an in-process instant model). */
   createProvider?: RuntimeServices['createProvider'];
+  /** Replaces the tool-set builder (the approval benchmark adds a tool that timestamps its start). */
+  buildToolSet?: RuntimeServices['buildToolSet'];
   /** Turn lock period: how fast a dead worker's conversations move elsewhere (see turn-worker.ts). */
   lockDurationMs?: number;
   sweepIntervalMs?: number;
@@ -50,6 +52,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const { url, prefix } = config.redis;
   const services = createRuntimeServices({ config, redis, logger, env: opts.env ?? process.env });
   if (opts.createProvider) services.createProvider = opts.createProvider;
+  if (opts.buildToolSet) services.buildToolSet = opts.buildToolSet;
   if (opts.sandbox) services.sandbox = opts.sandbox;
   // Probe once at startup: the log says how shell commands run here; /healthz reads the status published below.
   const report = await sandboxReport(config, services.sandbox ?? defaultShellSandbox());

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeTelegram } from '../fakes/telegram-server.ts';
 import { REDIS_URL } from '../helpers/redis.ts';
+import { measureApprovalRoundTrip } from './approval-roundtrip.ts';
 import { measureBatonTurns } from './baton-turns.ts';
 import { runDelegateBench } from './delegate-bench.ts';
 import { measureRawBullmq } from './raw-bullmq.ts';
@@ -73,6 +74,8 @@ const viaTg = await measureTelegramTurns(REDIS_URL, tg, {
   perChat: 30,
   concurrency: 16,
 });
+process.stdout.write('approval round trip: press at the fake Telegram → the gated tool starts…\n');
+const approval = await measureApprovalRoundTrip(REDIS_URL, tg, { rounds: 200, warmup: 20 });
 await tg.close();
 add({ measure: 'grammy echo bot update→sendMessage p50', value: echo.p50Ms, unit: 'ms' });
 add({ measure: 'grammy echo bot update→sendMessage p99', value: echo.p99Ms, unit: 'ms' });
@@ -94,6 +97,23 @@ add({
   ratio: `${round(100 * tgShare)} % of local channel (${round(viaTg.localTurnsPerSec)} turns/s)`,
   target: '≥ 50 %',
   met: tgShare >= 0.5,
+});
+
+add({
+  measure: 'approval press→tool start (Telegram) p50',
+  value: approval.p50Ms,
+  unit: 'ms',
+  ratio: `press→ack ${round(approval.ackP50Ms)} ms; local channel ${round(approval.localP50Ms)} ms`,
+  target: '≤ 15 ms',
+  met: approval.p50Ms <= 15,
+});
+add({
+  measure: 'approval press→tool start (Telegram) p99',
+  value: approval.p99Ms,
+  unit: 'ms',
+  ratio: `local channel ${round(approval.localP99Ms)} ms`,
+  target: '≤ 50 ms',
+  met: approval.p99Ms <= 50,
 });
 
 process.stdout.write('worker scaling, 20 ms model…\n');
@@ -129,6 +149,7 @@ writeFileSync(
       raw,
       baton,
       telegram: { echo, baton: viaTg, targetP50Ms: tgTargetMs, throughputShareOfLocal: tgShare },
+      approval: { ...approval, targetP50Ms: 15, targetP99Ms: 50 },
       scaling,
       delegate,
     },
