@@ -20,7 +20,7 @@ import type { TgMessage } from '../fakes/telegram-wire.ts';
 import { deletePrefix, uniquePrefix } from '../helpers/redis.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { createMarkProvider, createMarkTool, MARK_TOOL } from './approval-tool.ts';
-import { benchConfigText } from './baton-turns.ts';
+import { benchConfigText } from './bench-runtime.ts';
 import { percentile } from './stats.ts';
 
 export interface ApprovalFigures {
