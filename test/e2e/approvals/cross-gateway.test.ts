@@ -35,7 +35,7 @@ const finished = (tag: string) =>
     30_000,
   );
 
-describe('approvals across gateway and worker processes', () => {
+describe('approvals across gateway and worker processes', { timeout: 60_000 }, () => {
   it('a press on the gateway that did not post the card runs the tool once; the model is told its output', async () => {
     onTestFailed(() => console.log(lane.dump()));
     await lane.ask('cross');
