@@ -21,9 +21,9 @@ import { postSlackEvent, postSlackInteraction } from '../../fakes/slack-http.ts'
 import { blockActions, eventCallback, messageEvent } from '../../fakes/slack-payloads.ts';
 import { type FakeSlackServer, type PostedMessage, startFakeSlack } from '../../fakes/slack-server.ts';
 import { type BatonProcess, startBaton } from '../../helpers/baton-process.ts';
+import { freePort } from '../../helpers/free-port.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { waitFor } from '../../helpers/wait.ts';
-import { freePort } from '../channels/lane.ts';
 
 export const SECRET = 'ops-lane-signing-secret';
 export const OPS_ROOM = 'C0OPS';
