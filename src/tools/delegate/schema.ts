@@ -1,7 +1,24 @@
 // The delegate tool's parameter schema as the model sees it (delegate.md §2), with the roster placeholder filled.
 import { agentParamDescription } from './messages.ts';
 
+// The delegate tool is built per run, and a new schema object per run made every request serialise it again
+// (history-window.ts keeps schema lengths per object): one schema object per roster. Few rosters exist (one per
+// caller and config), so the bound only matters after many reloads.
+const byRoster = new Map<string, Record<string, unknown>>();
+const MAX_ROSTERS = 256;
+
 export function delegateParameters(roster: readonly string[]): Record<string, unknown> {
+  const key = JSON.stringify(roster);
+  let schema = byRoster.get(key);
+  if (!schema) {
+    if (byRoster.size >= MAX_ROSTERS) byRoster.clear();
+    schema = buildParameters(roster);
+    byRoster.set(key, schema);
+  }
+  return schema;
+}
+
+function buildParameters(roster: readonly string[]): Record<string, unknown> {
   return {
     type: 'object',
     additionalProperties: false,
