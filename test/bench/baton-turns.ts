@@ -5,12 +5,24 @@ import { percentile } from './stats.ts';
 export interface TurnFigures {
   p50Ms: number;
   p99Ms: number;
+  /** The median round's baton throughput. */
   turnsPerSec: number;
+  /** Per round: baton turns/s over the raw jobs/s measured just before it; the median is the reported ratio. */
+  ratios: number[];
+  medianRatio: number;
 }
 
 export async function measureBatonTurns(
   url: string,
-  opts: { latencyTurns: number; throughputTurns: number; conversations: number; concurrency: number },
+  opts: {
+    latencyTurns: number;
+    throughputTurns: number;
+    conversations: number;
+    concurrency: number;
+    /** Raw BullMQ jobs/s, measured before each baton round: a shared machine drifts within one run. */
+    rawThroughput: () => Promise<number>;
+    rounds: number;
+  },
 ): Promise<TurnFigures> {
   const baton = await startBenchRuntime(url, { name: 'turns', concurrency: opts.concurrency });
   const { local } = baton;
@@ -41,12 +53,20 @@ export async function measureBatonTurns(
   };
   // Steady state: the concurrent path compiled before the measure, in other conversations.
   await burst('warm', 1000);
-  const turnsPerSec = await burst('tp', opts.throughputTurns);
+  const rounds: { turnsPerSec: number; ratio: number }[] = [];
+  for (let r = 0; r < opts.rounds; r++) {
+    const raw = await opts.rawThroughput();
+    const turnsPerSec = await burst(`tp${r}`, opts.throughputTurns);
+    rounds.push({ turnsPerSec, ratio: turnsPerSec / raw });
+  }
+  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
 
   await baton.close();
   return {
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
-    turnsPerSec,
+    turnsPerSec: median?.turnsPerSec ?? 0,
+    ratios: rounds.map((r) => r.ratio),
+    medianRatio: median?.ratio ?? 0,
   };
 }
