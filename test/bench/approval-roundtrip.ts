@@ -22,6 +22,7 @@ import { waitFor } from '../helpers/wait.ts';
 import { createMarkProvider, createMarkTool, MARK_TOOL } from './approval-tool.ts';
 import { benchConfigText } from './bench-runtime.ts';
 import { percentile } from './stats.ts';
+import { telegramChannel } from './telegram-turns.ts';
 
 export interface ApprovalFigures {
   /** Telegram: callback_query injected at the fake → the tool's execute() begins. */
@@ -42,17 +43,7 @@ const configText = (url: string, prefix: string, dataDir: string, apiRoot: strin
   `${benchConfigText(url, prefix, dataDir, 'http://127.0.0.1:9', 4).replace(
     '[risk_profiles.default]\n',
     `[risk_profiles.default]\nalways_ask = ["${MARK_TOOL}"]\n`,
-  )}
-[channels.telegram.bench]
-enabled = true
-bot_token = "BATON"
-api_base_url = "${apiRoot}"
-
-[peer_groups.tg]
-channel = "telegram"
-agents = ["main"]
-external_peers = ["*"]
-`;
+  )}${telegramChannel(apiRoot)}`;
 
 /** The waiter is subscribed to the decision: the press lands on a settled wait, as a human's would. */
 const waiting = (redis: Redis, prefix: string, id: string) =>

@@ -14,7 +14,8 @@ export interface TelegramTurnFigures {
   localTurnsPerSec: number;
 }
 
-const telegramChannel = (apiRoot: string) => `
+/** The bench's Telegram channel on the fake Bot API at `apiRoot`, open to everyone. */
+export const telegramChannel = (apiRoot: string) => `
 [channels.telegram.bench]
 enabled = true
 bot_token = "BATON"
