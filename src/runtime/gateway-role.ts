@@ -60,7 +60,9 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const outbox = createReplyOutbox(redis, prefix, redact);
-  const approvals = createApprovalStore({ redis, prefix, logger });
+  const metrics = createMetricsStore(redis, prefix, logger);
+  // Given the metrics, the decision this gateway wins is counted (prompt-to-decision time included).
+  const approvals = createApprovalStore({ redis, prefix, logger, metrics });
   const cards = createApprovalCards({ store: approvals, logger });
   const adapterByKey = new Map(opts.adapters.map((a) => [a.key, a]));
   const actions =
@@ -82,7 +84,6 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     commands: createChatCommands({ config, redis, logger, abortBus, outbox }),
   });
   const holder = newWorkerId();
-  const metrics = createMetricsStore(redis, prefix, logger);
   const presence = createChannelPresence(redis, prefix, logger);
   const timings: LeaseTimings = { ...DEFAULT_LEASE_TIMINGS, ...opts.lease };
   const runners: ChannelRunner[] = [];
