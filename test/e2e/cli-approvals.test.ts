@@ -47,24 +47,28 @@ describe('baton approvals list', () => {
     const res = await runCli(['approvals', 'list', '-c', cfg]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toBe(
-      [
-        `${a.approval_id}  pending  shell`,
-        '  agent: main',
-        '  args: command: rm -rf /tmp/x, api_key: [redacted]',
-        '  destination: telegram.ops 100',
-        '  run: run-1',
-        `  created: ${iso(a.created_at)}  expires: ${iso(a.expires_at)}`,
-        '',
-        `${b.approval_id}  pending  file_write`,
-        '  agent: coder (delegated by main)',
-        '  args: (none)',
-        '  destination: telegram.ops 100',
-        '  run: run-2',
-        `  created: ${iso(b.created_at)}  expires: ${iso(b.expires_at)}`,
-        '',
-      ].join('\n'),
-    );
+    const blockA = [
+      `${a.approval_id}  pending  shell`,
+      '  agent: main',
+      '  args: command: rm -rf /tmp/x, api_key: [redacted]',
+      '  destination: telegram.ops 100',
+      '  run: run-1',
+      `  created: ${iso(a.created_at)}  expires: ${iso(a.expires_at)}`,
+      '',
+    ];
+    const blockB = [
+      `${b.approval_id}  pending  file_write`,
+      '  agent: coder (delegated by main)',
+      '  args: (none)',
+      '  destination: telegram.ops 100',
+      '  run: run-2',
+      `  created: ${iso(b.created_at)}  expires: ${iso(b.expires_at)}`,
+      '',
+    ];
+    // Oldest first; two records created in the same millisecond come in id order (the pending set's tie rule).
+    const aFirst =
+      a.created_at < b.created_at || (a.created_at === b.created_at && a.approval_id < b.approval_id);
+    expect(res.stdout).toBe((aFirst ? [...blockA, ...blockB] : [...blockB, ...blockA]).join('\n'));
     expect(res.stdout).not.toContain('sk-raw-secret-value');
 
     await store.decide(a.approval_id, 'deny', { channel: 'telegram.ops', user: '42' });

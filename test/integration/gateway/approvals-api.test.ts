@@ -90,6 +90,7 @@ describe('approvals API', () => {
 
   it('lists pending approvals oldest first with the §10 fields and the prompt text, never the raw arguments', async () => {
     const first = await worker.createPendingApproval(newApproval({ args: RAW_ARGS, waitMs: 120_000 }));
+    await clockPast(first.created_at); // a later millisecond: records created in the same one come in id order
     const second = await worker.createPendingApproval(
       newApproval({
         tool: 'file_write',
