@@ -16,7 +16,10 @@ export function escapeHtml(text: string): string {
 
 /** Markup that is already safe (built by `html` or by the Markdown renderer). */
 export class Html {
-  constructor(readonly value: string) {}
+  readonly value: string;
+  constructor(value: string) {
+    this.value = value;
+  }
   toString(): string {
     return this.value;
   }
