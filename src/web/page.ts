@@ -29,7 +29,8 @@ export const NAV: readonly { href: string; label: string }[] = [
 
 export function page(opts: PageOptions): string {
   const nav = NAV.map(
-    (n) => html`<a href="${n.href}"${n.href === opts.current ? html` aria-current="page"` : ''}>${n.label}</a>`,
+    (n) =>
+      html`<a href="${n.href}"${n.href === opts.current ? html` aria-current="page"` : ''}>${n.label}</a>`,
   );
   return html`<!doctype html>
 <html lang="en">
