@@ -13,6 +13,7 @@ import {
   type RateLimitData,
   Routes,
 } from 'discord.js';
+import { receiveWithRetry } from '../../src/channel/receive-retry.ts';
 import type {
   ChannelAdapter,
   ChannelHost,
@@ -74,6 +75,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
   };
   let client: Client | null = null;
   let host: ChannelHost | null = null;
+  // Aborted on stop: a hand-over still retrying then gives up (logged as lost).
+  let stopping = new AbortController();
 
   const live = (): Client => {
     if (!client) throw new Error(`discord channel ${key} is not started`);
@@ -81,20 +84,14 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
   };
 
   /** The handler's notice for the presser, if any (an approval's ack). */
+  // The gateway has already delivered the event (no redelivery), so a failed hand-over is retried here.
   async function deliver(event: InboundEvent): Promise<string | undefined> {
-    try {
-      const result = await host?.receive(event);
-      if (result && !result.accepted) {
-        logger.debug({ event_id: event.eventId, reason: result.reason }, 'discord event not taken');
-      }
-      return result?.accepted ? result.notice : undefined;
-    } catch (err) {
-      logger.error(
-        { event_id: event.eventId, err: errorMessage(err) },
-        'discord event could not be handed over',
-      );
-      return undefined;
+    if (!host) return undefined;
+    const result = await receiveWithRetry(host, event, { logger, signal: stopping.signal });
+    if (result && !result.accepted) {
+      logger.debug({ event_id: event.eventId, reason: result.reason }, 'discord event not taken');
     }
+    return result?.accepted ? result.notice : undefined;
   }
 
   function onMessage(message: Message, botId: string): void {
@@ -182,6 +179,7 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
     async start(h) {
       if (client) throw new Error(`discord channel ${key} is already started`);
       host = h;
+      stopping = new AbortController();
       const c = buildClient();
       client = c;
       const ready = once(c, Events.ClientReady);
@@ -196,6 +194,7 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
       logger.info({ bot_id: c.user?.id, guilds: c.guilds.cache.size }, 'discord channel connected');
     },
     async stop() {
+      stopping.abort();
       const c = client;
       client = null;
       host = null;

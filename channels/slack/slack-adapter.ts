@@ -1,5 +1,6 @@
 // The Slack channel on @slack/bolt: Socket Mode or HTTP mode in (messages, mentions, button presses), Web API out.
 import { App, SocketModeReceiver, webApi } from '@slack/bolt';
+import { receiveWithRetry } from '../../src/channel/receive-retry.ts';
 import type { ChannelAdapter, ChannelHost, InboundEvent, MessageRef } from '../../src/channel/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
@@ -59,7 +60,20 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
         })
       : null;
 
-  async function deliver(host: ChannelHost, mapped: Mapped<InboundEvent>, what: string, retryNum?: number) {
+  // Aborted on stop: a hand-over still retrying then gives up (logged as lost).
+  let stopping = new AbortController();
+
+  /**
+   * `acknowledged`: Slack already has its ack (Socket Mode), so a failed hand-over is retried here; in HTTP mode
+   * it throws, the response is a 500 and Slack redelivers.
+   */
+  async function deliver(
+    host: ChannelHost,
+    mapped: Mapped<InboundEvent>,
+    what: string,
+    retryNum?: number,
+    acknowledged = false,
+  ) {
     if (!mapped.ok) {
       if (mapped.malformed) log.warn({ channel: key, reason: mapped.reason }, `slack ${what} skipped`);
       else log.debug({ channel: key, reason: mapped.reason }, `slack ${what} skipped`);
@@ -67,7 +81,10 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
     }
     if (retryNum) log.debug({ channel: key, retry_num: retryNum }, 'slack redelivery');
     const event = mapped.event;
-    const result = await host.receive(event);
+    const result = acknowledged
+      ? await receiveWithRetry(host, event, { logger: log, signal: stopping.signal })
+      : await host.receive(event);
+    if (!result) return;
     if (!result.accepted) log.debug({ channel: key, reason: result.reason }, `slack ${what} not accepted`);
     // A press's notice (an approval's ack) goes to the presser alone, as an ephemeral message.
     else if (result.notice && event.kind === 'action') {
@@ -123,14 +140,14 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
       clientOptions: clientOptions(),
     });
     app.event('message', async ({ event, context }) => {
-      await deliver(host, mapMessage(event, ctx), 'message', context.retryNum);
+      await deliver(host, mapMessage(event, ctx), 'message', context.retryNum, true);
     });
     app.event('app_mention', async ({ event, context }) => {
-      await deliver(host, mapMessage(event, ctx), 'mention', context.retryNum);
+      await deliver(host, mapMessage(event, ctx), 'mention', context.retryNum, true);
     });
     app.action(/.*/, async ({ ack, body }) => {
       await ack(); // first: Slack wants the ack within 3 s, whatever the handler does
-      await deliver(host, mapAction(body, ctx), 'button press');
+      await deliver(host, mapAction(body, ctx), 'button press', undefined, true);
     });
     app.error(async (err) => {
       log.warn({ channel: key, err: err.message }, 'slack event handling failed');
@@ -145,12 +162,14 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
     key,
     maxMessageLength: SLACK_MAX_MESSAGE_LENGTH,
     async start(host) {
+      stopping = new AbortController();
       if (opts.appToken) return startSocketMode(host, opts.appToken);
       if (http) return startHttpMode(host, http.route.path);
       log.error({ channel: key }, NO_MODE);
     },
     routes: () => (http ? [http.route] : []),
     async stop() {
+      stopping.abort();
       if (http) {
         httpHandlers = null;
         await http.drain();
