@@ -297,14 +297,17 @@ export function createApprovalStore(opts: ApprovalStoreOptions) {
 
     /**
      * The reaper's pass (delegate.md §11.6): pending records whose waiter heartbeat is stale become `expired`
-     * (source timed_out); ids whose record is gone leave the pending set. Returns how many it expired.
+     * (source timed_out); ids whose record is gone leave the pending set. Returns how many it expired;
+     * `onReaped` is told each one (its card is then edited to show it).
      */
-    async reapStale(): Promise<number> {
+    async reapStale(onReaped?: (approvalId: string) => Promise<void>): Promise<number> {
       let reaped = 0;
       for (const id of await redis.zrange(keys.pending, 0, '-1')) {
         const res = await settle(id, 'reap', 'expired', 'timed_out', null);
-        if (res.kind === 'ok') reaped += 1;
-        else if (res.kind === 'missing' || res.kind === 'not_pending') await redis.zrem(keys.pending, id);
+        if (res.kind === 'ok') {
+          reaped += 1;
+          await onReaped?.(id);
+        } else if (res.kind === 'missing' || res.kind === 'not_pending') await redis.zrem(keys.pending, id);
       }
       return reaped;
     },

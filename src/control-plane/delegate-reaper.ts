@@ -25,6 +25,10 @@ export interface ReaperOptions {
   admissionGraceMs?: number;
   /** Pending approvals to reap in the same pass (records whose waiter heartbeat is stale). */
   approvals?: Pick<ApprovalStore, 'reapStale'>;
+  /** Told each approval the pass expired (its waiter is gone, so nobody else edits its card). */
+  onApprovalExpired?: (approvalId: string) => Promise<void>;
+  /** A first pass this soon after start (workers: what a dead fleet left is not left a whole interval). */
+  firstPassMs?: number;
 }
 
 export interface DelegateReaper {
@@ -67,7 +71,7 @@ export function startDelegateReaper(opts: ReaperOptions): DelegateReaper {
 
   const reapApprovals = async (): Promise<void> => {
     if (!opts.approvals) return;
-    const expired = await opts.approvals.reapStale().catch((err: unknown) => {
+    const expired = await opts.approvals.reapStale(opts.onApprovalExpired).catch((err: unknown) => {
       opts.logger.warn({ err: errorMessage(err) }, 'reaper could not judge pending approvals');
       return 0;
     });
@@ -97,9 +101,18 @@ export function startDelegateReaper(opts: ReaperOptions): DelegateReaper {
     }
   };
 
-  const timer = setInterval(() => {
+  const pass = () => {
     runOnce().catch((err: unknown) => opts.logger.warn({ err }, 'delegate reaper pass failed'));
-  }, interval);
+  };
+  const first = opts.firstPassMs === undefined ? undefined : setTimeout(pass, opts.firstPassMs);
+  const timer = setInterval(pass, interval);
+  first?.unref();
   timer.unref();
-  return { runOnce, close: () => clearInterval(timer) };
+  return {
+    runOnce,
+    close: () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { createApprovalStore } from '../approval/approval-store.ts';
 import { createApprovalWaiter } from '../approval/approval-waiter.ts';
 import { createChannelAsker } from '../approval/channel-asker.ts';
+import { editReapedCard } from '../approval/expired-card.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { createChannelPresence } from '../control-plane/channel-presence.ts';
@@ -27,6 +28,8 @@ import { defaultShellSandbox, type ShellSandbox } from '../security/sandbox/shel
 import { sandboxReport } from '../security/sandbox/startup.ts';
 import { createRuntimeServices } from './services.ts';
 
+/** The reaper's first pass after a worker starts (then every 60 s). */
+const REAPER_FIRST_PASS_MS = 5_000;
 export interface WorkerRoleOptions {
   config: BatonConfig;
   logger: Logger;
@@ -118,6 +121,8 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     delegation: delegates.delegation,
     logger,
     approvals: approvalStore,
+    onApprovalExpired: editReapedCard({ store: approvalStore, delivery: askerDeps.delivery, logger }),
+    firstPassMs: REAPER_FIRST_PASS_MS,
   });
   // Published once everything runs, so a worker that failed to start never shows as live.
   const status = await createWorkerStatusBoard(redis, prefix, logger).publish(services.workerId, {

@@ -2,8 +2,10 @@
 // stops, so once it is 30 s old no press decides (late text, nothing runs) and the reaper expires the record.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { STALE_HEARTBEAT_MS } from '../../../src/approval/approval-store.ts';
+import { editReapedCard } from '../../../src/approval/expired-card.ts';
 import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
+import { createApprovalDelivery } from '../../../src/queue/approval-delivery.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { createOpsLane, LATE, OPS_LEAD, type OpsLane } from './ops-lane.ts';
 
@@ -49,6 +51,11 @@ describe('a worker killed while its run waits for an approval', () => {
       },
       logger: createSilentLogger(),
       approvals: lane.store,
+      onApprovalExpired: editReapedCard({
+        store: lane.store,
+        delivery: createApprovalDelivery(lane.redis, lane.prefix),
+        logger: createSilentLogger(),
+      }),
       intervalMs: 600_000,
     });
     await reaper.runOnce().finally(() => reaper.close());
@@ -58,6 +65,11 @@ describe('a worker killed while its run waits for an approval', () => {
       decided_by: null,
     });
     expect((await lane.store.listPending()).map((r) => r.approval_id)).not.toContain(card.approvalId);
+    // Nobody waits on it any more, so the reaper has the card edited: the outcome shown, the buttons gone.
+    await waitFor(() => card.message.versions.length >= 2, 15_000, 'the reaped card to be edited');
+    const edited = card.message.versions.at(-1);
+    expect(JSON.stringify(edited?.blocks)).not.toContain('"actions"');
+    expect(edited?.text).toContain('Expired');
 
     since = lane.slack.calls.length;
     expect(await lane.press(0, card, 'approve')).toBe(200);
