@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { resolveCandidates } from '../../../src/providers/candidates.ts';
 import { modelChoice, selectCandidates } from '../../../src/providers/model-selection.ts';
+import { startupSummary } from '../../../src/runtime/startup-summary.ts';
 import { configOf, load, messages } from '../config/load-helper.ts';
 
 const DEFAULT_TOML = readFileSync(new URL('../../../config/baton.toml', import.meta.url), 'utf8');
@@ -65,6 +66,15 @@ describe('config/baton.toml model selection', () => {
     const all = selection({ OPENROUTER_API_KEY: KEY, ANTHROPIC_API_KEY: KEY, OPENAI_API_KEY: KEY });
     expect(all.chain).toEqual(['openai.hosted', 'anthropic.hosted', 'openrouter.hosted', 'ollama.local']);
     expect(all.line).toBe('model for main: openai.hosted (gpt-4o-mini) via OPENAI_API_KEY');
+  });
+
+  it('the startup lines of a role that runs turns say it; the gateway role (no turns) does not', () => {
+    const config = configOf(load(DEFAULT_TOML, {}));
+    const env = { ANTHROPIC_API_KEY: KEY };
+    expect(startupSummary(config, 'gateway + worker', [], [], env)).toContain(
+      'model for main: anthropic.hosted (claude-sonnet-4-5) via ANTHROPIC_API_KEY (not set: OPENAI_API_KEY)',
+    );
+    expect(startupSummary(config, 'gateway', [], []).some((l) => l.startsWith('model for'))).toBe(false);
   });
 
   it('an empty variable counts as no key', () => {
