@@ -43,6 +43,11 @@ const PUBLIC_HEADERS = new Set([
   'x-title',
 ]);
 
+/** Whether the entry sends a credential through `extra_headers` (any header not public by design). */
+export function hasCredentialHeader(entry: Pick<ProviderEntry, 'extra_headers'>): boolean {
+  return Object.keys(entry.extra_headers).some((name) => !PUBLIC_HEADERS.has(name.toLowerCase()));
+}
+
 /** The password of a `scheme://user:password@host` URL, as written and percent-decoded. */
 function urlPasswords(url: string | undefined): string[] {
   if (url === undefined) return [];

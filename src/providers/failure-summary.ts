@@ -1,4 +1,5 @@
 // The safe failure summary of delegate.md §10.3 and the error that carries it.
+import type { SetupProblem } from './setup-problem.ts';
 import type { FailureClass } from './types.ts';
 
 /** One failed attempt. Every field is a baton-controlled constant, never provider text. */
@@ -49,8 +50,11 @@ export function formatFailureSummary(events: readonly FailureEvent[]): string {
 export class ProviderChainError extends Error {
   override readonly name = 'ProviderChainError';
   readonly events: readonly FailureEvent[];
-  constructor(events: readonly FailureEvent[]) {
+  /** Set when the failure is a setup problem the chat can explain (the message stays the safe summary). */
+  readonly setup: SetupProblem | undefined;
+  constructor(events: readonly FailureEvent[], setup?: SetupProblem) {
     super(formatFailureSummary(events));
     this.events = events;
+    this.setup = setup;
   }
 }

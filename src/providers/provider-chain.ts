@@ -6,8 +6,10 @@ import { type Candidate, resolveCandidates } from './candidates.ts';
 import { type ClassifiedFailure, classifyFailure, toFailureEvent } from './classify-failure.ts';
 import { type FailureEvent, ProviderChainError } from './failure-summary.ts';
 import { type CallResult, callModel, type PreparedRequest, prepareRequest } from './model-request.ts';
+import { keyName, selectCandidates } from './model-selection.ts';
 import { tuneForThinking } from './native-thinking.ts';
 import { createSdkModel } from './sdk-model.ts';
+import { diagnoseSetup, type FailedAttempt } from './setup-problem.ts';
 import { chainToolProtocol, requestToolMode } from './tool-protocol.ts';
 import type { ModelProvider, ModelRequest, ModelResponse, ServedBy } from './types.ts';
 
@@ -48,7 +50,11 @@ interface Attempt {
 
 export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
   const logger = opts.logger.child({ component: 'providers', agent: opts.agentAlias });
-  const candidates = resolveCandidates(opts.ref, opts.providers, opts.env, logger);
+  const { usable: candidates, skipped } = selectCandidates(
+    resolveCandidates(opts.ref, opts.providers, opts.env, logger),
+  );
+  for (const c of skipped)
+    logger.info({ provider: c.entry.ref, key: keyName(c) }, 'model provider has no API key; skipped');
   const first = candidates[0];
   if (first === undefined) throw new Error(`provider "${opts.ref}" has no model configured`);
   const baseFetch = opts.fetch ?? globalThis.fetch;
@@ -132,6 +138,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
     const modelOf = (c: Candidate): string =>
       c.index === 0 && req.modelOverride ? req.modelOverride : c.model;
     const events: FailureEvent[] = [];
+    const failed: FailedAttempt[] = [];
     if (signal.aborted) throw signal.reason;
     for (const candidate of candidates) {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -151,12 +158,17 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
           };
         }
         events.push(toFailureEvent(outcome.failure, attempt, maxAttempts));
+        failed.push({ candidate, model: a.model, failure: outcome.failure });
         // Non-retryable failures (auth, bad request, malformed reply) go straight to the next candidate.
         if (!outcome.failure.retryable) break;
       }
     }
-    logger.warn({ provider: opts.ref, events: events.length }, 'all model providers/models failed');
-    throw new ProviderChainError(events);
+    const setup = diagnoseSetup(failed, skipped);
+    logger.warn(
+      { provider: opts.ref, events: events.length, setupProblem: setup?.kind },
+      'all model providers/models failed',
+    );
+    throw new ProviderChainError(events, setup);
   };
 
   return { requested: first.label, toolProtocol: protocol, complete };

@@ -2,15 +2,9 @@
 import { type Job, Worker } from 'bullmq';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
-import { userFacingFailure } from '../agent/turn-failure.ts';
+import { turnFailureReply } from '../agent/turn-failure.ts';
 import { parseChatCommand } from '../channel/commands.ts';
-import {
-  EMPTY_ANSWER,
-  NEW_SESSION_STARTED,
-  TURN_ABORTED,
-  TURN_FAILED_INTERNAL,
-  turnFailed,
-} from '../channel/messages.ts';
+import { EMPTY_ANSWER, NEW_SESSION_STARTED, TURN_ABORTED } from '../channel/messages.ts';
 import type { Recipient } from '../channel/types.ts';
 import { riskProfileFor } from '../config/lookup.ts';
 import type { AbortBus } from '../control-plane/abort-bus.ts';
@@ -122,12 +116,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         history = { agent: event.agent, sessionKey: conversation, messages: res.history.messages };
     } catch (err) {
       handedBack = controller.signal.aborted && aborting;
-      const told = userFacingFailure(err);
-      text = controller.signal.aborted
-        ? TURN_ABORTED
-        : told !== null
-          ? turnFailed(told)
-          : TURN_FAILED_INTERNAL;
+      text = controller.signal.aborted ? TURN_ABORTED : turnFailureReply(err);
       if (!controller.signal.aborted) logger.warn({ err: errorMessage(err), conversation }, 'turn failed');
     } finally {
       stopTyping?.();

@@ -73,6 +73,7 @@ async function runUntilStopped(
     label,
     adapters.map((a) => a.key),
     loaded.droppedSections,
+    role === 'gateway' ? undefined : io.env,
   ))
     io.out(line);
 

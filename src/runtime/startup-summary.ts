@@ -1,12 +1,15 @@
 // The human-readable lines a role prints at startup: what is configured, what is off and how to enable it.
 import type { BatonConfig } from '../config/types.ts';
 import { liveChannelKeys } from '../config/views.ts';
+import { modelChoice } from '../providers/index.ts';
 
 export function startupSummary(
   config: BatonConfig,
   role: string,
   startedChannels: readonly string[],
   droppedSections: readonly string[],
+  /** The environment model turns run with; absent for a role that runs none (the gateway). */
+  modelEnv?: Record<string, string | undefined>,
 ): string[] {
   const lines = [`baton ${role} running (redis prefix "${config.redis.prefix}")`];
   const agents = Object.values(config.agents).filter((a) => a.enabled);
@@ -15,6 +18,12 @@ export function startupSummary(
       ? `agents: ${agents.map((a) => `${a.alias} (model ${a.model_provider || 'none'})`).join(', ')}`
       : 'agents: none — add an [agents.<alias>] section with model_provider and risk_profile',
   );
+  // Which model each agent uses here and why (the first key set, else a local model).
+  if (modelEnv)
+    for (const a of agents) {
+      const line = modelChoice(a.alias, a.model_provider, config.providers, modelEnv);
+      if (line !== null) lines.push(line);
+    }
   const providers = Object.values(config.providers);
   lines.push(
     providers.length

@@ -61,6 +61,8 @@ export async function createRuntimeHarness(
     platformChannels?: boolean;
     /** Serve the gateway's HTTP server (ops API and channel webhooks) on a free loopback port. */
     ops?: { apiToken?: string };
+    /** The environment the workers' model providers take their default keys from (default: none). */
+    env?: Record<string, string | undefined>;
   } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
@@ -100,7 +102,7 @@ export async function createRuntimeHarness(
         config,
         logger,
         redis,
-        env: {},
+        env: opts.env ?? {},
         ...(opts.lockDurationMs ? { lockDurationMs: opts.lockDurationMs } : {}),
       }),
     );

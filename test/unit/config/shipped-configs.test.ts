@@ -59,8 +59,8 @@ describe('config/baton.toml (the default npm start config)', () => {
     const r = load(text, {});
     expect(messages(r)).toEqual([]);
     const config = configOf(r);
-    expect(config.agents.main?.model_provider).toBe('custom.local');
-    expect(config.providers['custom.local']?.uri).toBe('http://127.0.0.1:11434/v1');
+    expect(config.agents.main?.model_provider).toBe('openai.hosted');
+    expect(config.providers['ollama.local']?.uri).toBe('http://127.0.0.1:11434');
     expect(liveChannelKeys(config)).toEqual([]);
     expect(config.gateway.api_token).toBeUndefined();
   });
