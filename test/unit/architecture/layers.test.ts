@@ -17,6 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['tools'],
   ['queue'],
   ['gateway'],
+  ['web'],
   ['runtime'],
   ['cli'],
 ];
