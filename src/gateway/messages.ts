@@ -3,6 +3,9 @@
 export const UNAUTHORIZED = 'unauthorized';
 export const INTERNAL_ERROR = 'internal error';
 export const INVALID_JSON = 'invalid JSON body';
+/** An open (loopback, no api_token) gateway addressed by another name: a DNS rebinding attempt, or set api_token. */
+export const FOREIGN_HOST =
+  'this gateway has no api_token, so it answers only requests addressed to localhost or its configured host';
 
 export const noRunningTurn = (sessionId: string) => `no running turn for session '${sessionId}'`;
 export const noRoute = (method: string, path: string) => `no route for ${method} ${path}`;

@@ -9,7 +9,15 @@ import Fastify, {
 import { isLoopbackHost } from '../config/rules.ts';
 import { bearerMatches, isOpenPath } from './auth.ts';
 import { registerChannelRoutes } from './channel-routes.ts';
-import { bodyTooLarge, INTERNAL_ERROR, INVALID_JSON, noRoute, UNAUTHORIZED } from './messages.ts';
+import { isLocalHostHeader } from './host-header.ts';
+import {
+  bodyTooLarge,
+  FOREIGN_HOST,
+  INTERNAL_ERROR,
+  INVALID_JSON,
+  noRoute,
+  UNAUTHORIZED,
+} from './messages.ts';
 import { type OpsServerDeps, resolveOpsContext } from './ops-context.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
 
@@ -50,7 +58,15 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
 
   app.addHook('onRequest', async (req, reply) => {
     // Channel webhooks carry the platform's signature instead, checked by their adapter.
-    if (ctx.apiToken === undefined || isOpenPath(req.url) || channelPaths.has(pathOf(req.url))) return;
+    if (isOpenPath(req.url) || channelPaths.has(pathOf(req.url))) return;
+    if (ctx.apiToken === undefined) {
+      if (isLocalHostHeader(req.headers.host, deps.config.gateway.host)) return;
+      logger.warn(
+        { method: req.method, path: pathOf(req.url), host: req.headers.host },
+        'ops api: foreign Host refused',
+      );
+      return reply.code(421).send({ error: FOREIGN_HOST });
+    }
     if (!bearerMatches(req.headers.authorization, ctx.apiToken)) {
       logger.warn({ method: req.method, path: pathOf(req.url), ip: req.ip }, 'ops api: unauthorized request');
       return reply.code(401).header('www-authenticate', 'Bearer').send({ error: UNAUTHORIZED });

@@ -1,5 +1,7 @@
 // Bearer auth of the ops API ([gateway] api_token): /api needs the token, /healthz and /metrics stay open.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOREIGN_HOST } from '../../../src/gateway/messages.ts';
 import { uniquePrefix } from '../../helpers/redis.ts';
 import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
 
@@ -63,4 +65,39 @@ describe('without a token on loopback', () => {
   it('serves /api to anyone who can reach the loopback address', async () => {
     expect((await open.get('/api/tasks')).status).toBe(200);
   });
+
+  it('answers only requests addressed to a loopback name: a rebound foreign name gets 421', async () => {
+    const port = new URL(open.url).port;
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `LOCALHOST:${port}`,
+      `app.localhost:${port}`,
+    ]) {
+      expect((await withHost(open.url, '/api/tasks', host)).status).toBe(200);
+    }
+    for (const host of [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, 'user@127.0.0.1']) {
+      const res = await withHost(open.url, '/api/tasks', host);
+      expect(res.status).toBe(421);
+      expect(JSON.parse(res.body)).toEqual({ error: FOREIGN_HOST });
+    }
+    // Health and metrics stay open to a proxy or a probe that names the gateway its own way.
+    expect((await withHost(open.url, '/healthz', `evil.example:${port}`)).status).toBe(200);
+  });
 });
+
+/** A GET with a chosen Host header (fetch does not let a caller set Host). */
+function withHost(base: string, path: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
