@@ -7,6 +7,8 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { isLoopbackHost } from '../config/rules.ts';
+import { isAssetPath, isBrowserPath } from '../web/auth.ts';
+import { registerWeb } from '../web/register-web.ts';
 import { bearerMatches, isOpenPath } from './auth.ts';
 import { registerChannelRoutes } from './channel-routes.ts';
 import { isLocalHostHeader } from './host-header.ts';
@@ -67,6 +69,8 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
       );
       return reply.code(421).send({ error: FOREIGN_HOST });
     }
+    // Browser pages use the session cookie (src/web/auth.ts); static assets are open.
+    if (isBrowserPath(req.url) || isAssetPath(req.url)) return;
     if (!bearerMatches(req.headers.authorization, ctx.apiToken)) {
       logger.warn({ method: req.method, path: pathOf(req.url), ip: req.ip }, 'ops api: unauthorized request');
       return reply.code(401).header('www-authenticate', 'Bearer').send({ error: UNAUTHORIZED });
@@ -116,6 +120,7 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
 
   registerOpsRoutes(app, ctx);
   registerChannelRoutes(app, deps.channelRoutes ?? []);
+  registerWeb(app, ctx);
   return app;
 }
 
