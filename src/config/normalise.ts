@@ -238,6 +238,21 @@ function channelsOf(channels: SectionData['channels']): Record<string, ChannelCo
       thread_replies: c.thread_replies,
     };
   }
+  for (const [alias, c] of Object.entries(channels.web)) {
+    const key = `web.${alias}`;
+    out[key] = {
+      type: 'web',
+      key,
+      alias,
+      enabled: c.enabled,
+      bot_token: undefined,
+      mention_only: c.mention_only,
+      approval_timeout_secs: c.approval_timeout_secs,
+      excluded_tools: c.excluded_tools,
+      reply_min_interval_secs: c.reply_min_interval_secs,
+      title: c.title,
+    };
+  }
   return out;
 }
 

@@ -48,6 +48,7 @@ export function checkRules(doc: Record<string, unknown>): Diagnostic[] {
   }
 
   const channels = tableAt(doc.channels);
+  // The web chat needs no bot_token (§12.4): it is served by the gateway itself.
   for (const type of ['telegram', 'discord', 'slack']) {
     for (const [alias, raw] of Object.entries(tableAt(ownEntry(channels, type)))) {
       const channel = tableAt(raw);

@@ -1,4 +1,4 @@
-// Shape of [channels.<type>.<alias>] for telegram, discord and slack (spec/config.md §12).
+// Shape of [channels.<type>.<alias>] for telegram, discord, slack and web (spec/config.md §12).
 import type { z } from 'zod';
 import { TELEGRAM_SECRET_PATTERN } from './messages.ts';
 import { accepted, bool, nonNegInt, str, strArray, table, tableOf } from './schema-kit.ts';
@@ -42,11 +42,19 @@ export const slackSchema = table({
   thread_replies: bool().default(true),
 });
 
+// [baton decision] The web chat (§12.4): served by the gateway itself, so no bot_token.
+const { bot_token: _noToken, ...webCommon } = common(300);
+export const webSchema = table({
+  ...webCommon,
+  title: str().default('baton'),
+});
+
 /** An unknown channel type is an unknown key: a warning, and the type is ignored. */
 export const channelsSchema = table({
   telegram: tableOf(telegramSchema).default({}),
   discord: tableOf(discordSchema).default({}),
   slack: tableOf(slackSchema).default({}),
+  web: tableOf(webSchema).default({}),
 });
 
 export type ChannelsShape = z.output<typeof channelsSchema>;

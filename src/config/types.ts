@@ -187,7 +187,17 @@ export interface SlackChannelConfig extends ChannelCommon {
   channel_ids: string[];
   thread_replies: boolean;
 }
-export type ChannelConfig = TelegramChannelConfig | DiscordChannelConfig | SlackChannelConfig;
+/** The browser chat served at /chat/<alias>; `bot_token` is always undefined (none is needed). */
+export interface WebChannelConfig extends ChannelCommon {
+  type: 'web';
+  /** Shown in the page header. */
+  title: string;
+}
+export type ChannelConfig =
+  | TelegramChannelConfig
+  | DiscordChannelConfig
+  | SlackChannelConfig
+  | WebChannelConfig;
 
 export interface PeerGroup {
   name: string;
