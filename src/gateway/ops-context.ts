@@ -2,6 +2,7 @@
 import type { Redis } from 'ioredis';
 import type { ApprovalStore } from '../approval/approval-store.ts';
 import type { ChannelHttpRoute } from '../channel/types.ts';
+import type { WebChatEndpoint } from '../channel/web-chat.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { ChannelState } from '../control-plane/channel-presence.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
@@ -37,6 +38,8 @@ export interface OpsServerDeps {
   metrics: MetricsStore;
   /** Webhook routes of the started channel adapters (served without the bearer token). */
   channelRoutes?: ChannelHttpRoute[];
+  /** The started web chat adapters, served at /chat/<alias> (src/web/chat-routes.ts). */
+  webChats?: WebChatEndpoint[];
   /** Deadline of each Redis-backed probe (default 1000 ms). */
   probeTimeoutMs?: number;
 }

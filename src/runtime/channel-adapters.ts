@@ -4,11 +4,14 @@
 import { createDiscordAdapter } from '../../channels/discord/discord-adapter.ts';
 import { createSlackAdapter } from '../../channels/slack/slack-adapter.ts';
 import { createTelegramAdapter } from '../../channels/telegram/telegram-adapter.ts';
+import { createWebAdapter } from '../../channels/web/web-adapter.ts';
+import { createWebChatHub, type WebChatHub } from '../../channels/web/web-hub.ts';
 import type { ChannelAdapter } from '../channel/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig, ChannelConfig } from '../config/types.ts';
 import { liveChannelKeys } from '../config/views.ts';
 import type { Logger } from '../core/logger.ts';
+import { renderChatMarkdown, renderChatPlain } from '../web/markdown.ts';
 
 /** Undefined: the channel cannot run in this build (logged by the factory). */
 type Factory<C extends ChannelConfig> = (cfg: C, logger: Logger) => ChannelAdapter | undefined;
@@ -49,9 +52,20 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
     }),
 };
 
-function build(cfg: ChannelConfig, logger: Logger): ChannelAdapter | undefined {
+function build(cfg: ChannelConfig, logger: Logger, web: () => WebChatHub, config: BatonConfig) {
   const log = logger.child({ channel: cfg.key });
   switch (cfg.type) {
+    case 'web':
+      // Every web chat of this process shares one pub/sub connection (the hub).
+      return createWebAdapter({
+        alias: cfg.alias,
+        title: cfg.title,
+        redisUrl: config.redis.url,
+        prefix: config.redis.prefix,
+        hub: web(),
+        render: { markdown: renderChatMarkdown, plain: renderChatPlain },
+        logger: log,
+      });
     case 'telegram':
       return FACTORIES.telegram?.(cfg, log);
     case 'discord':
@@ -62,9 +76,14 @@ function build(cfg: ChannelConfig, logger: Logger): ChannelAdapter | undefined {
 }
 
 export function createChannelAdapters(config: BatonConfig, logger: Logger): ChannelAdapter[] {
+  let hub: WebChatHub | undefined;
+  const web = () => {
+    hub ??= createWebChatHub({ redisUrl: config.redis.url, prefix: config.redis.prefix, logger });
+    return hub;
+  };
   return liveChannelKeys(config).flatMap((key) => {
     const cfg = channelOf(config, key);
-    const adapter = cfg ? build(cfg, logger) : undefined;
+    const adapter: ChannelAdapter | undefined = cfg ? build(cfg, logger, web, config) : undefined;
     return adapter ? [adapter] : [];
   });
 }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { createApprovalStore } from '../approval/approval-store.ts';
 import { createChannelHost } from '../channel/host.ts';
 import type { ActionHandler, ChannelAdapter } from '../channel/types.ts';
+import { isWebChatEndpoint } from '../channel/web-chat.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
@@ -131,6 +132,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     ? await startOpsServer({
         ...createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }),
         channelRoutes,
+        webChats: opts.adapters.filter(isWebChatEndpoint),
       })
     : null;
   if (!ops && channelRoutes.length > 0)

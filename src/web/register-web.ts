@@ -2,18 +2,23 @@
 // Each feature adds its own line here (auth first: its onRequest hook guards every browser path).
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { WebChatEndpoint } from '../channel/web-chat.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import { registerAssets } from './assets-route.ts';
 import { registerWebAuth } from './auth.ts';
+import { registerChatRoutes } from './chat-routes.ts';
 
 export interface WebDeps {
   config: BatonConfig;
   redis: Redis;
   logger: Logger;
+  /** The started web chat adapters of this gateway (`[channels.web.<alias>]`). */
+  webChats?: WebChatEndpoint[] | undefined;
 }
 
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   registerWebAuth(app, deps);
   registerAssets(app);
+  registerChatRoutes(app, deps.webChats ?? [], deps.logger.child({ component: 'web-chat' }));
 }

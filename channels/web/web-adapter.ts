@@ -1,0 +1,187 @@
+// The web chat adapter ([channels.web.<alias>]): a per-chat Redis stream is the chat's transcript and live feed,
+// so any gateway can serve the browser and any gateway's reply pump can send. Not single-consumer.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type {
+  ChannelHost,
+  MessageRef,
+  OutboundMessage,
+  ReceiveResult,
+  Recipient,
+} from '../../src/channel/types.ts';
+import type {
+  WebChatButton,
+  WebChatEndpoint,
+  WebChatEvent,
+  WebChatFeedItem,
+  WebChatUser,
+} from '../../src/channel/web-chat.ts';
+import type { Logger } from '../../src/core/logger.ts';
+import { createRedis } from '../../src/core/redis.ts';
+import type { WebChatHub } from './web-hub.ts';
+
+/** Events kept per chat (the stream is capped approximately); older ones leave the page's replay. */
+export const CHAT_STREAM_MAXLEN = 2000;
+/** A chat nobody wrote to for this long is forgotten. */
+export const CHAT_STREAM_TTL_SECS = 7 * 24 * 60 * 60;
+const REPLAY_BATCH = 200;
+const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
+
+export interface WebRenderer {
+  /** Markdown → sanitised HTML. */
+  markdown(text: string): string;
+  /** Plain text → escaped HTML. */
+  plain(text: string): string;
+}
+
+export interface WebAdapterOptions {
+  alias: string;
+  title: string;
+  redisUrl: string;
+  prefix: string;
+  hub: WebChatHub;
+  render: WebRenderer;
+  logger: Logger;
+}
+
+const buttonsOf = (msg: OutboundMessage): WebChatButton[][] =>
+  (msg.buttons ?? []).map((row) => row.map((b) => ({ id: b.id, label: b.label, style: b.style })));
+
+export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
+  const key = `web.${opts.alias}`;
+  const { hub, logger } = opts;
+  let host: ChannelHost | null = null;
+  let redis: Redis | null = null;
+  const streamKey = (chatId: string) => `${opts.prefix}:web:chat:${opts.alias}:${chatId}`;
+
+  const conn = (): Redis => {
+    if (!redis) throw new Error(`web chat ${key} is not started`);
+    return redis;
+  };
+  // Markup (an approval card built for another platform) means `text` is the plain form (OutboundMessage).
+  const htmlOf = (msg: OutboundMessage) =>
+    msg.markup ? opts.render.plain(msg.text) : opts.render.markdown(msg.text);
+
+  async function append(chatId: string, event: WebChatEvent): Promise<void> {
+    const r = conn();
+    const k = streamKey(chatId);
+    await r
+      .multi()
+      .xadd(k, 'MAXLEN', '~', String(CHAT_STREAM_MAXLEN), '*', 'e', JSON.stringify(event))
+      .expire(k, CHAT_STREAM_TTL_SECS)
+      .exec();
+    await hub.notify(r, opts.alias, chatId, 'append');
+  }
+
+  function hostOf(): ChannelHost {
+    if (!host) throw new Error(`web chat ${key} is not started`);
+    return host;
+  }
+
+  return {
+    key,
+    alias: opts.alias,
+    title: opts.title,
+    maxMessageLength: 16_000,
+    singleConsumer: false,
+    async start(h) {
+      host = h;
+      redis = createRedis(opts.redisUrl);
+      redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'web chat redis error'));
+      await hub.acquire();
+    },
+    async stop() {
+      host = null;
+      await hub.release();
+      const r = redis;
+      redis = null;
+      await r?.quit().catch(() => r.disconnect());
+    },
+    async send(to: Recipient, msg: OutboundMessage): Promise<MessageRef> {
+      const messageId = `b-${randomBytes(9).toString('base64url')}`;
+      const buttons = buttonsOf(msg);
+      await append(to.chat, {
+        t: 'msg',
+        id: messageId,
+        from: 'bot',
+        html: htmlOf(msg),
+        ...(buttons.length ? { buttons } : {}),
+      });
+      return { channel: key, chat: to.chat, messageId };
+    },
+    async edit(ref, msg) {
+      await append(ref.chat, { t: 'edit', id: ref.messageId, html: htmlOf(msg), buttons: buttonsOf(msg) });
+    },
+    async typing(to) {
+      // Ephemeral: published, never stored (a replay must not show a stale indicator).
+      await hub.notify(conn(), opts.alias, to.chat, 'typing');
+    },
+    async post(user: WebChatUser, text: string, clientId: string): Promise<ReceiveResult> {
+      const id = `u-${clientId}`;
+      // Shown at once (and on every gateway's feed); a resend with the same clientId replaces it on the page.
+      await append(user.chatId, { t: 'msg', id, from: 'user', html: opts.render.markdown(text) });
+      return hostOf().receive({
+        kind: 'message',
+        channel: key,
+        eventId: `${user.chatId}:${clientId}`,
+        chat: user.chatId,
+        sender: { id: user.peerId },
+        text,
+        isDirect: true,
+        addressedToBot: true,
+        receivedAt: new Date().toISOString(),
+      });
+    },
+    async press(user, messageId, actionId) {
+      return hostOf().receive({
+        kind: 'action',
+        channel: key,
+        eventId: randomUUID(),
+        chat: user.chatId,
+        sender: { id: user.peerId },
+        actionId,
+        messageId,
+        receivedAt: new Date().toISOString(),
+      });
+    },
+    async follow(chatId, after, onItem: (item: WebChatFeedItem) => void) {
+      const r = conn();
+      const k = streamKey(chatId);
+      let last = after && STREAM_ID.test(after) ? after : undefined;
+      let closed = false;
+      let chain: Promise<void> = Promise.resolve();
+      // Reads are chained: a notification during a read is served by the next read, from the last id sent.
+      const pull = () => {
+        chain = chain
+          .then(async () => {
+            for (;;) {
+              if (closed) return;
+              const entries = await r.xrange(k, last ? `(${last}` : '-', '+', 'COUNT', REPLAY_BATCH);
+              for (const [id, fields] of entries) {
+                last = id;
+                const data = fields[1];
+                if (!closed && data !== undefined) onItem({ id, data });
+              }
+              if (entries.length < REPLAY_BATCH) return;
+            }
+          })
+          .catch((err: unknown) =>
+            logger.warn(
+              { err: err instanceof Error ? err.message : String(err) },
+              'web chat feed read failed',
+            ),
+          );
+      };
+      const unlisten = hub.listen(opts.alias, chatId, (signal) => {
+        if (signal === 'typing') onItem({ data: JSON.stringify({ t: 'typing' } satisfies WebChatEvent) });
+        else pull();
+      });
+      pull();
+      await chain;
+      return () => {
+        closed = true;
+        unlisten();
+      };
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// The web chat's HTTP face: GET /chat/<alias> (page), GET …/events (SSE feed with Last-Event-ID replay),
+// POST …/messages and …/actions (CSRF-checked by the auth hook before they get here).
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { WebChatEndpoint } from '../channel/web-chat.ts';
+import type { Logger } from '../core/logger.ts';
+import { BAD_ACTION, BAD_MESSAGE, NOT_ACCEPTED, noChat } from './chat-messages.ts';
+import { chatPage } from './chat-page.ts';
+import { PAGE_HEADERS } from './page.ts';
+
+/** Longest message a browser may post (the server body limit is 16 KiB). */
+export const CHAT_TEXT_MAX = 8000;
+/** Comment lines keep idle proxies from closing the feed. */
+const KEEPALIVE_MS = 25_000;
+
+const messageBody = z.object({
+  text: z.string().trim().min(1).max(CHAT_TEXT_MAX),
+  clientId: z.uuid(),
+});
+const actionBody = z.object({
+  messageId: z.string().min(1).max(200),
+  actionId: z.string().min(1).max(200),
+});
+
+type AliasReq = FastifyRequest<{ Params: { alias: string } }>;
+
+export function registerChatRoutes(
+  app: FastifyInstance,
+  chats: readonly WebChatEndpoint[],
+  logger: Logger,
+): void {
+  const byAlias = new Map(chats.map((c) => [c.alias, c]));
+  const open = new Set<ServerResponse>();
+  // SSE responses never end on their own: end them so the server can close.
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+  });
+
+  const chatOf = (req: AliasReq, reply: FastifyReply): WebChatEndpoint | undefined => {
+    const chat = byAlias.get(req.params.alias);
+    if (!chat) void reply.code(404).send({ error: noChat(req.params.alias) });
+    return chat;
+  };
+
+  app.get('/chat/:alias', async (req: AliasReq, reply) => {
+    const chat = chatOf(req, reply);
+    const user = req.webUser;
+    if (!chat || !user) return reply;
+    return reply
+      .headers(PAGE_HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(chatPage({ alias: chat.alias, title: chat.title, user }));
+  });
+
+  app.get('/chat/:alias/events', async (req: AliasReq, reply) => {
+    const chat = chatOf(req, reply);
+    const user = req.webUser;
+    if (!chat || !user) return reply;
+    const lastId = req.headers['last-event-id'];
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-content-type-options': 'nosniff',
+    });
+    res.write('retry: 2000\n\n');
+    open.add(res);
+    const stop = await chat.follow(user.chatId, typeof lastId === 'string' ? lastId : undefined, (item) => {
+      // The data is one JSON line (no newline can split the SSE frame).
+      res.write(`${item.id ? `id: ${item.id}\n` : ''}data: ${item.data}\n\n`);
+    });
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    const done = () => {
+      clearInterval(keepalive);
+      stop();
+      open.delete(res);
+    };
+    res.on('close', done);
+    if (res.destroyed || res.writableEnded) done();
+  });
+
+  app.post('/chat/:alias/messages', async (req: AliasReq, reply) => {
+    const chat = chatOf(req, reply);
+    const user = req.webUser;
+    if (!chat || !user) return reply;
+    const body = messageBody.safeParse(req.body);
+    if (!body.success) return reply.code(400).send({ error: BAD_MESSAGE });
+    const res = await chat.post(user, body.data.text, body.data.clientId);
+    if (res.accepted) return reply.code(202).send({ accepted: true });
+    // A resend of a message already taken (network retry): it is there, nothing to report.
+    if (res.reason === 'duplicate') return reply.code(200).send({ accepted: true, duplicate: true });
+    logger.info(
+      { channel: chat.key, reason: res.reason, user: user.peerId },
+      'web chat message not accepted',
+    );
+    return reply
+      .code(res.reason === 'unauthorised' ? 403 : 422)
+      .send({ accepted: false, reason: res.reason, error: NOT_ACCEPTED[res.reason] ?? res.reason });
+  });
+
+  app.post('/chat/:alias/actions', async (req: AliasReq, reply) => {
+    const chat = chatOf(req, reply);
+    const user = req.webUser;
+    if (!chat || !user) return reply;
+    const body = actionBody.safeParse(req.body);
+    if (!body.success) return reply.code(400).send({ error: BAD_ACTION });
+    const res = await chat.press(user, body.data.messageId, body.data.actionId);
+    if (res.accepted) return reply.send({ accepted: true, ...(res.notice ? { notice: res.notice } : {}) });
+    return reply
+      .code(422)
+      .send({ accepted: false, reason: res.reason, error: NOT_ACCEPTED[res.reason] ?? res.reason });
+  });
+}
