@@ -10,3 +10,6 @@ export const reloadUnsupported = (signal: string): string =>
   `baton: ${signal} received; config reload is not supported yet, ignoring it and keeping the running config (restart the process to apply config changes)`;
 
 export const stopped = 'baton: stopped';
+
+/** The web chat's address, printed at startup so a fresh clone knows where to go. */
+export const openWebChat = (url: string): string => `open ${url} to chat`;

@@ -53,7 +53,12 @@ async function runUntilStopped(
 
   const adapters = role === 'worker' ? [] : createChannelAdapters(config, logger);
   const roles: Role[] = [];
-  if (role !== 'worker') roles.push(await startGatewayRole({ config, logger, redis, adapters, ops: loaded }));
+  let opsUrl: string | null = null;
+  if (role !== 'worker') {
+    const gateway = await startGatewayRole({ config, logger, redis, adapters, ops: loaded });
+    opsUrl = gateway.opsUrl;
+    roles.push(gateway);
+  }
   if (role !== 'gateway') {
     // BATON_TURN_LOCK_MS tunes crash failover (tests use a short one); the default suits production.
     const lockMs = Number(io.env.BATON_TURN_LOCK_MS) || undefined;
@@ -74,6 +79,7 @@ async function runUntilStopped(
     adapters.map((a) => a.key),
     loaded.droppedSections,
     role === 'gateway' ? undefined : io.env,
+    opsUrl,
   ))
     io.out(line);
 

@@ -2,6 +2,7 @@
 import type { BatonConfig } from '../config/types.ts';
 import { liveChannelKeys } from '../config/views.ts';
 import { modelChoice } from '../providers/index.ts';
+import { openWebChat } from './messages.ts';
 
 export function startupSummary(
   config: BatonConfig,
@@ -10,6 +11,8 @@ export function startupSummary(
   droppedSections: readonly string[],
   /** The environment model turns run with; absent for a role that runs none (the gateway). */
   modelEnv?: Record<string, string | undefined>,
+  /** The gateway's HTTP base URL, for the web chat line; null when no server runs here. */
+  opsUrl: string | null = null,
 ): string[] {
   const lines = [`baton ${role} running (redis prefix "${config.redis.prefix}")`];
   const agents = Object.values(config.agents).filter((a) => a.enabled);
@@ -33,7 +36,12 @@ export function startupSummary(
   );
   const live = new Set(liveChannelKeys(config));
   for (const ch of Object.values(config.channels)) {
-    if (startedChannels.includes(ch.key)) lines.push(`channel ${ch.key}: connected`);
+    if (startedChannels.includes(ch.key)) {
+      lines.push(`channel ${ch.key}: connected`);
+      if (ch.type === 'web' && opsUrl)
+        lines.push(openWebChat(`${opsUrl}/chat/${encodeURIComponent(ch.alias)}`));
+    } else if (ch.type === 'web' && !live.has(ch.key))
+      lines.push(`channel ${ch.key}: off — set enabled = true and list it in an agent's channels`);
     else if (live.has(ch.key))
       lines.push(`channel ${ch.key}: enabled, but its adapter is not available in this build`);
     else if (!ch.enabled)

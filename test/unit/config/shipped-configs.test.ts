@@ -36,6 +36,7 @@ describe('config/baton.example.toml', () => {
       'slack.ops',
       'telegram.home',
       'telegram.ops',
+      'web.main',
     ]);
     expect(config.secrets).toContain('fake-slack_ops_app_token');
   });
@@ -61,7 +62,8 @@ describe('config/baton.toml (the default npm start config)', () => {
     const config = configOf(r);
     expect(config.agents.main?.model_provider).toBe('openai.hosted');
     expect(config.providers['ollama.local']?.uri).toBe('http://127.0.0.1:11434');
-    expect(liveChannelKeys(config)).toEqual([]);
+    // The web chat is the one channel on: it needs no token (config.md §12.4).
+    expect(liveChannelKeys(config)).toEqual(['web.main']);
     expect(config.gateway.api_token).toBeUndefined();
   });
 });
