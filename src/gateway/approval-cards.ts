@@ -24,7 +24,8 @@ import type { ApprovalCardHandler } from '../queue/reply-pump.ts';
 
 /**
  * The button dialect of a channel: its platform's, and Telegram's for channels with no platform of their own
- * (the local channel), whose buttons carry their id as given.
+ * (the local channel, the web chat), whose buttons carry their id as given; the web chat shows the card's plain
+ * text (it has markup of another platform) with the buttons under it.
  */
 export function buttonPlatformOf(channelKey: string): ButtonPlatform {
   const type = channelKey.split('.')[0];

@@ -68,10 +68,22 @@ export function registerChatRoutes(
     });
     res.write('retry: 2000\n\n');
     open.add(res);
-    const stop = await chat.follow(user.chatId, typeof lastId === 'string' ? lastId : undefined, (item) => {
-      // The data is one JSON line (no newline can split the SSE frame).
-      res.write(`${item.id ? `id: ${item.id}\n` : ''}data: ${item.data}\n\n`);
-    });
+    let stop: () => void;
+    try {
+      stop = await chat.follow(user.chatId, typeof lastId === 'string' ? lastId : undefined, (item) => {
+        // The data is one JSON line (no newline can split the SSE frame).
+        res.write(`${item.id ? `id: ${item.id}\n` : ''}data: ${item.data}\n\n`);
+      });
+    } catch (err) {
+      // The browser reconnects on its own (retry above); the feed resumes from its Last-Event-ID.
+      logger.warn(
+        { channel: chat.key, err: err instanceof Error ? err.message : String(err) },
+        'web chat feed failed',
+      );
+      open.delete(res);
+      res.end();
+      return;
+    }
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
     const done = () => {
       clearInterval(keepalive);

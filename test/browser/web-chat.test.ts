@@ -58,10 +58,12 @@ describe.skipIf(!hasChromium)(
     const botMessage = (n: number) => page.locator('li.msg[data-from="bot"]').nth(n - 1);
 
     it('sends a message and shows the agent reply rendered from Markdown', async () => {
-      h.server.script([{ text: 'Hello **there**, see [docs](https://example.com/docs).' }]);
+      // Slow enough that the typing indicator shows while the turn runs.
+      h.server.script([{ text: 'Hello **there**, see [docs](https://example.com/docs).', delayMs: 1500 }]);
       expect(await page.textContent('header.top')).toContain('web:local');
       await send('hi baton');
       await page.waitForSelector('li.msg[data-from="user"]:has-text("hi baton")');
+      await page.waitForSelector('#typing', { state: 'visible' });
       await botMessage(1).locator('strong:has-text("there")').waitFor();
       const link = botMessage(1).locator('a');
       expect(await link.getAttribute('href')).toBe('https://example.com/docs');
@@ -69,7 +71,12 @@ describe.skipIf(!hasChromium)(
       // The model was asked with what the browser typed.
       const users = (h.server.requests[0]?.body.messages ?? []).filter((m) => m.role === 'user');
       expect(String(users.at(-1)?.content)).toContain('hi baton');
+      await page.waitForSelector('#typing', { state: 'hidden' });
       await screenshot(page, 'web-chat-reply');
+      // Chat commands go through as plain messages; the host answers /status itself.
+      await send('/status');
+      await botMessage(2).waitFor();
+      expect(await botMessage(2).textContent()).toContain('main');
     });
 
     it('shows an approval card for a gated tool call; Approve runs the tool, the reply arrives, buttons go', async () => {

@@ -39,8 +39,9 @@ describe('renderChatMarkdown', () => {
 });
 
 describe('web peer identities in peer groups', () => {
-  const groups = (channel: string, peers: string[]) =>
-    ({ peer_groups: { g: { name: 'g', channel, agents: ['main'], external_peers: peers } } }) as const;
+  const groups = (channel: string, peers: string[]) => ({
+    peer_groups: { g: { name: 'g', channel, agents: ['main'], external_peers: peers } },
+  });
   it('matches web:local and * for channel "web" and "web.<alias>"', () => {
     for (const channel of ['web', 'web.main']) {
       expect(isAuthorised(groups(channel, ['web:local']), 'web.main', 'main', { id: 'web:local' })).toBe(
