@@ -102,6 +102,8 @@ export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void
       );
       return send(reply, tokenOk ? 400 : 401, loginPage(next, tokenOk ? LOGIN_BAD_NAME : LOGIN_FAILED));
     }
+    // A new id at every sign-in (no session fixation); the one the browser had ends.
+    if (req.webUser) await sessions.delete(req.webUser.sessionId);
     const session = await sessions.create(login);
     logger.info({ ip: req.ip, login }, 'web login');
     return reply.header('set-cookie', sessionCookie(req, session.sessionId)).redirect(next, 303);
