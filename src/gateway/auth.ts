@@ -9,6 +9,28 @@ export function isOpenPath(url: string): boolean {
   return OPEN_PATHS.has(q === -1 ? url : url.slice(0, q));
 }
 
+const pathOnly = (url: string) => url.split('?', 1)[0] ?? url;
+
+/**
+ * Browser paths: guarded by the session cookie of src/web/auth.ts instead of the bearer token (the ops API's
+ * /api/* keeps the bearer).
+ */
+export function isBrowserPath(url: string): boolean {
+  const p = pathOnly(url);
+  return (
+    p === '/' ||
+    p === '/login' ||
+    p === '/logout' ||
+    p === '/ui' ||
+    p.startsWith('/ui/') ||
+    p === '/chat' ||
+    p.startsWith('/chat/')
+  );
+}
+
+/** Static files of the browser pages: open to everyone (they hold no data). */
+export const isAssetPath = (url: string) => pathOnly(url).startsWith('/assets/');
+
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 /** True when `authorization` is `Bearer <token>`; compared in constant time over fixed-length digests. */

@@ -1,8 +1,8 @@
 // What the ops API is built from: its dependencies (given by the role that starts it) and their resolved form.
+import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { ApprovalStore } from '../approval/approval-store.ts';
 import type { ChannelHttpRoute } from '../channel/types.ts';
-import type { WebChatEndpoint } from '../channel/web-chat.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { ChannelState } from '../control-plane/channel-presence.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
@@ -38,8 +38,11 @@ export interface OpsServerDeps {
   metrics: MetricsStore;
   /** Webhook routes of the started channel adapters (served without the bearer token). */
   channelRoutes?: ChannelHttpRoute[];
-  /** The started web chat adapters, served at /chat/<alias> (src/web/chat-routes.ts). */
-  webChats?: WebChatEndpoint[];
+  /**
+   * Registers the browser face (src/web registerWeb) once, after the API routes; given by the role because
+   * src/web sits above src/gateway. Absent: no browser pages (browser paths then find no route).
+   */
+  web?: (app: FastifyInstance, ctx: OpsContext) => void;
   /** Deadline of each Redis-backed probe (default 1000 ms). */
   probeTimeoutMs?: number;
 }

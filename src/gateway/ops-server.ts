@@ -7,9 +7,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { isLoopbackHost } from '../config/rules.ts';
-import { isAssetPath, isBrowserPath } from '../web/auth.ts';
-import { registerWeb } from '../web/register-web.ts';
-import { bearerMatches, isOpenPath } from './auth.ts';
+import { bearerMatches, isAssetPath, isBrowserPath, isOpenPath } from './auth.ts';
 import { registerChannelRoutes } from './channel-routes.ts';
 import { isLocalHostHeader } from './host-header.ts';
 import {
@@ -120,7 +118,7 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
 
   registerOpsRoutes(app, ctx);
   registerChannelRoutes(app, deps.channelRoutes ?? []);
-  registerWeb(app, ctx);
+  deps.web?.(app, ctx);
   return app;
 }
 

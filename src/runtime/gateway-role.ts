@@ -25,6 +25,7 @@ import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
+import { registerWeb } from '../web/register-web.ts';
 import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
 import type { Role } from './worker-role.ts';
 
@@ -132,7 +133,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     ? await startOpsServer({
         ...createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }),
         channelRoutes,
-        webChats: opts.adapters.filter(isWebChatEndpoint),
+        web: (app, ctx) => registerWeb(app, { ...ctx, webChats: opts.adapters.filter(isWebChatEndpoint) }),
       })
     : null;
   if (!ops && channelRoutes.length > 0)

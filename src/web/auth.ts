@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { isLoopbackHost } from '../config/rules.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
+import { isAssetPath, isBrowserPath } from '../gateway/auth.ts';
 import { CROSS_SITE, CSRF_MISSING, NOT_SIGNED_IN } from './auth-messages.ts';
 import { registerLoginRoutes } from './login-routes.ts';
 import { createSessionStore, SESSION_TTL_SECS, type StoredSession } from './session-store.ts';
@@ -39,22 +40,7 @@ export const LOCAL_LOGIN = 'local';
 
 export const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
 
-/** Paths guarded by the session cookie instead of the bearer token (the ops API's /api/* keeps the bearer). */
-export function isBrowserPath(url: string): boolean {
-  const p = pathOf(url);
-  return (
-    p === '/' ||
-    p === '/login' ||
-    p === '/logout' ||
-    p === '/ui' ||
-    p.startsWith('/ui/') ||
-    p === '/chat' ||
-    p.startsWith('/chat/')
-  );
-}
-
-/** Static files: open to everyone (they hold no data). */
-export const isAssetPath = (url: string) => pathOf(url).startsWith('/assets/');
+export { isAssetPath, isBrowserPath };
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 

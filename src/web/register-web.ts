@@ -1,4 +1,5 @@
-// Everything the browser face adds to the gateway's HTTP server, registered once from ops-server.ts.
+// Everything the browser face adds to the gateway's HTTP server; the gateway role hands registerWeb to the ops
+// server (OpsServerDeps.web), which calls it once.
 // Each feature adds its own line here (auth first: its onRequest hook guards every browser path).
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';

@@ -9,6 +9,7 @@ import { createOpsDeps } from '../../../src/gateway/ops-deps.ts';
 import { createOpsServer } from '../../../src/gateway/ops-server.ts';
 import { CROSS_SITE, CSRF_MISSING, LOGIN_FAILED, NOT_SIGNED_IN } from '../../../src/web/auth-messages.ts';
 import { LOGIN_FAILURES_ALLOWED } from '../../../src/web/login-routes.ts';
+import { registerWeb } from '../../../src/web/register-web.ts';
 import { webSessionKey } from '../../../src/web/session-store.ts';
 import { buildConfig } from '../../helpers/config-builders.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
@@ -26,9 +27,10 @@ function server(gateway: Partial<BatonConfig['gateway']> = {}) {
   const config: BatonConfig = { ...base, gateway: { ...base.gateway, port: 0, ...gateway } };
   const logger = createSilentLogger();
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
-  const app = createOpsServer(
-    createOpsDeps({ config, redis, logger, load: { diagnostics: [], droppedSections: [] }, abortBus }),
-  );
+  const app = createOpsServer({
+    ...createOpsDeps({ config, redis, logger, load: { diagnostics: [], droppedSections: [] }, abortBus }),
+    web: registerWeb,
+  });
   // A guarded page and a guarded write, to observe what the hook lets through.
   app.get('/ui/whoami', async (req) => ({ user: req.webUser ?? null }));
   app.post('/chat/test/write', async (req) => ({ ok: true, login: req.webUser?.login }));

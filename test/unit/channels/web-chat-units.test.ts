@@ -64,7 +64,14 @@ describe('startup summary', () => {
         'schema_version = 3\n[risk_profiles.p]\n[agents.a]\nrisk_profile = "p"\n[channels.web.main]\nenabled = true\n',
       ),
     );
-    const lines = startupSummary(config, 'gateway + worker', ['web.main'], [], 'http://127.0.0.1:8080');
+    const lines = startupSummary(
+      config,
+      'gateway + worker',
+      ['web.main'],
+      [],
+      undefined,
+      'http://127.0.0.1:8080',
+    );
     expect(lines).toContain('channel web.main: connected');
     expect(lines).toContain('open http://127.0.0.1:8080/chat/main to chat');
     const off = startupSummary({ ...config, channels: {} }, 'x', [], []);
