@@ -7,6 +7,8 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { isLoopbackHost } from '../config/rules.ts';
+import { isAssetPath, isBrowserPath } from '../web/auth.ts';
+import { registerWeb } from '../web/register-web.ts';
 import { bearerMatches, isOpenPath } from './auth.ts';
 import { registerChannelRoutes } from './channel-routes.ts';
 import { bodyTooLarge, INTERNAL_ERROR, INVALID_JSON, noRoute, UNAUTHORIZED } from './messages.ts';
@@ -51,6 +53,8 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   app.addHook('onRequest', async (req, reply) => {
     // Channel webhooks carry the platform's signature instead, checked by their adapter.
     if (ctx.apiToken === undefined || isOpenPath(req.url) || channelPaths.has(pathOf(req.url))) return;
+    // Browser pages use the session cookie (src/web/auth.ts); static assets are open.
+    if (isBrowserPath(req.url) || isAssetPath(req.url)) return;
     if (!bearerMatches(req.headers.authorization, ctx.apiToken)) {
       logger.warn({ method: req.method, path: pathOf(req.url), ip: req.ip }, 'ops api: unauthorized request');
       return reply.code(401).header('www-authenticate', 'Bearer').send({ error: UNAUTHORIZED });
@@ -100,6 +104,7 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
 
   registerOpsRoutes(app, ctx);
   registerChannelRoutes(app, deps.channelRoutes ?? []);
+  registerWeb(app, ctx);
   return app;
 }
 

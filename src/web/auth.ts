@@ -1,0 +1,158 @@
+// Browser auth on the gateway's HTTP server: the `baton_session` cookie (sessions in Redis), the silent local
+// session on a loopback bind without api_token, the /login page otherwise, and CSRF + cross-site checks on writes.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { isLoopbackHost } from '../config/rules.ts';
+import type { BatonConfig } from '../config/types.ts';
+import type { Logger } from '../core/logger.ts';
+import { CROSS_SITE, CSRF_MISSING, NOT_SIGNED_IN } from './auth-messages.ts';
+import { registerLoginRoutes } from './login-routes.ts';
+import { createSessionStore, SESSION_TTL_SECS, type StoredSession } from './session-store.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    webUser?: WebUser;
+  }
+}
+
+export interface WebUser {
+  login: string;
+  /** `web:<login>`: the sender id of this person's chat messages (what peer groups name). */
+  peerId: string;
+  /** Only in the cookie, never rendered. */
+  sessionId: string;
+  /** Random per browser session, safe to show: the web chat's chat id. */
+  chatId: string;
+  csrf: string;
+}
+
+export interface WebAuthDeps {
+  config: BatonConfig;
+  redis: Redis;
+  logger: Logger;
+}
+
+export const SESSION_COOKIE = 'baton_session';
+/** The login of the one user of a loopback bind without api_token. */
+export const LOCAL_LOGIN = 'local';
+
+export const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
+
+/** Paths guarded by the session cookie instead of the bearer token (the ops API's /api/* keeps the bearer). */
+export function isBrowserPath(url: string): boolean {
+  const p = pathOf(url);
+  return (
+    p === '/' ||
+    p === '/login' ||
+    p === '/logout' ||
+    p === '/ui' ||
+    p.startsWith('/ui/') ||
+    p === '/chat' ||
+    p.startsWith('/chat/')
+  );
+}
+
+/** Static files: open to everyone (they hold no data). */
+export const isAssetPath = (url: string) => pathOf(url).startsWith('/assets/');
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/** Constant-time equality over fixed-length digests (no length leak either). */
+export function sameSecret(given: string | undefined, expected: string): boolean {
+  const same = timingSafeEqual(digest(given ?? ''), digest(expected));
+  return given !== undefined && given !== '' && same;
+}
+
+export function webUserOf(s: StoredSession): WebUser {
+  return { login: s.login, peerId: `web:${s.login}`, sessionId: s.sessionId, chatId: s.chatId, csrf: s.csrf };
+}
+
+export function sessionCookie(req: FastifyRequest, value: string, maxAgeSecs = SESSION_TTL_SECS): string {
+  const secure = req.protocol === 'https' ? '; Secure' : '';
+  return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSecs}${secure}`;
+}
+
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** A write from another site: an Origin that is not this Host, or Sec-Fetch-Site other than same-origin/none. */
+export function isCrossSite(req: FastifyRequest): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  const host = req.headers.host;
+  if (!URL.canParse(origin) || host === undefined) return true;
+  const from = new URL(origin);
+  // Parsed in the Origin's scheme so a default port (`:80`) written in one and not the other still matches.
+  const self = `${from.protocol}//${host}`;
+  return !URL.canParse(self) || new URL(self).host !== from.host;
+}
+
+const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+/** A page load (HTML navigation) is redirected to /login; fetch, SSE and writes get 401 JSON. */
+function wantsPage(req: FastifyRequest): boolean {
+  if (isWrite(req.method)) return false;
+  const dest = req.headers['sec-fetch-dest'];
+  if (dest !== undefined) return dest === 'document';
+  return (req.headers.accept ?? '').includes('text/html');
+}
+
+/** True on a loopback bind without api_token: the first visit is silently the `local` user. */
+export function isLocalMode(config: BatonConfig): boolean {
+  const token = config.gateway.api_token;
+  return isLoopbackHost(config.gateway.host) && (token === undefined || token.trim() === '');
+}
+
+export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
+  const { config, redis } = deps;
+  const logger = deps.logger.child({ component: 'web-auth' });
+  const sessions = createSessionStore(redis, config.redis.prefix, logger);
+  const local = isLocalMode(config);
+  if (!app.hasRequestDecorator('webUser')) app.decorateRequest('webUser', undefined);
+
+  const refuse = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (!isBrowserPath(req.url)) return;
+    const write = isWrite(req.method);
+    const path = pathOf(req.url);
+    if (write && isCrossSite(req)) {
+      logger.warn({ method: req.method, path, ip: req.ip }, 'web: cross-site write refused');
+      return refuse(reply, 403, CROSS_SITE);
+    }
+    const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    let session = cookie ? await sessions.get(cookie) : undefined;
+    if (!session && local && !write) {
+      session = await sessions.create(LOCAL_LOGIN);
+      reply.header('set-cookie', sessionCookie(req, session.sessionId));
+    }
+    if (session) req.webUser = webUserOf(session);
+    if (path === '/login') return; // the login routes decide (and a login POST has no session yet)
+    if (!session) {
+      if (wantsPage(req)) return reply.redirect(`/login?next=${encodeURIComponent(req.url)}`, 303);
+      return refuse(reply, 401, NOT_SIGNED_IN);
+    }
+    if (write && !sameSecret(headerOf(req, 'x-csrf-token'), session.csrf)) {
+      logger.warn(
+        { method: req.method, path, ip: req.ip, login: session.login },
+        'web: write without CSRF token',
+      );
+      return refuse(reply, 403, CSRF_MISSING);
+    }
+  });
+
+  registerLoginRoutes(app, { config, redis, logger, sessions, local });
+}
+
+function headerOf(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
