@@ -10,6 +10,7 @@ import type { WorkerStatus } from '../control-plane/worker-status.ts';
 import type { Logger } from '../core/logger.ts';
 import { createTextRedactor } from '../core/redact.ts';
 import type { QueueStats } from '../queue/queue-stats.ts';
+import type { OpsPagesWiring } from '../web/ops/ops-pages-deps.ts';
 import type { ConfigDiagnostics } from './health.ts';
 import type { AbortSession } from './session-abort.ts';
 
@@ -39,6 +40,8 @@ export interface OpsServerDeps {
   channelRoutes?: ChannelHttpRoute[];
   /** Deadline of each Redis-backed probe (default 1000 ms). */
   probeTimeoutMs?: number;
+  /** What the operator pages need beyond the rest (src/web/ops). */
+  opsPages?: OpsPagesWiring;
 }
 
 export interface OpsContext extends OpsServerDeps {

@@ -24,6 +24,7 @@ import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
+import type { OpsPagesWiring } from '../web/ops/ops-pages-deps.ts';
 import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
 import type { Role } from './worker-role.ts';
 
@@ -41,6 +42,8 @@ export interface GatewayRoleOptions {
   /** Channel lease timings (tests shorten them) and a kill switch: when aborted, this gateway stops its channels
    * without releasing their leases, as a crashed process would. */
   lease?: Partial<LeaseTimings> & { kill?: AbortSignal };
+  /** The operator pages' config path and editor (src/web/ops). */
+  opsPages?: OpsPagesWiring;
 }
 
 export interface GatewayRole extends Role {
@@ -131,6 +134,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     ? await startOpsServer({
         ...createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }),
         channelRoutes,
+        ...(opts.opsPages ? { opsPages: opts.opsPages } : {}),
       })
     : null;
   if (!ops && channelRoutes.length > 0)

@@ -53,7 +53,10 @@ async function runUntilStopped(
 
   const adapters = role === 'worker' ? [] : createChannelAdapters(config, logger);
   const roles: Role[] = [];
-  if (role !== 'worker') roles.push(await startGatewayRole({ config, logger, redis, adapters, ops: loaded }));
+  if (role !== 'worker')
+    roles.push(
+      await startGatewayRole({ config, logger, redis, adapters, ops: loaded, opsPages: { configPath } }),
+    );
   if (role !== 'gateway') {
     // BATON_TURN_LOCK_MS tunes crash failover (tests use a short one); the default suits production.
     const lockMs = Number(io.env.BATON_TURN_LOCK_MS) || undefined;

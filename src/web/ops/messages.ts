@@ -7,8 +7,6 @@ export const TITLES = {
   config: 'Config',
 } as const;
 
-export const NOT_SIGNED_IN = 'Sign in to use the dashboard.';
-export const CSRF_REFUSED = 'Refused: the request did not carry this session’s CSRF token.';
 export const NO_TASKS = 'No background tasks in the last 7 days.';
 export const TASK_NOT_FOUND = (id: string) => `No task found for task_id '${id}'`;
 export const CANCEL_LABEL = 'Cancel';
@@ -36,6 +34,7 @@ export const NO_LIMIT = 'no ceiling of its own (the shared daily limit)';
 
 export const CONFIG_PATH_UNKNOWN =
   'This server does not know its config file, so the config cannot be edited here.';
+export const CONFIG_EDIT_UNAVAILABLE = 'Config editing is not available on this gateway (no config reload).';
 export const SAVE_LABEL = 'Save';
 export const BAD_MODE = (allowed: readonly string[]) => `Expected mode to be one of ${allowed.join(', ')}.`;
 export const UNKNOWN_PROFILE = (p: string) => `Unknown risk profile '${p}'.`;

@@ -13,8 +13,9 @@ import { createTaskList, type TaskList } from '../../control-plane/task-list.ts'
 import type { Logger } from '../../core/logger.ts';
 import { createCostLedger } from '../../cost/ledger.ts';
 import { createApprovalDelivery } from '../../queue/approval-delivery.ts';
-import { createDelegationServices } from '../../queue/delegate-queue.ts';
+import { createDelegationServices, type DelegationHandle } from '../../queue/delegate-queue.ts';
 import type { CostLedger } from '../../run/cost-contract.ts';
+import { CONFIG_EDIT_UNAVAILABLE } from './messages.ts';
 
 /** What a delegation_policy save reports: ok, or the loader's diagnostics (shown verbatim). */
 export type PolicyEditResult = { ok: true } | { ok: false; diagnostics: string[] };
@@ -46,24 +47,49 @@ export interface OpsPagesDeps {
   close?: () => Promise<void>;
 }
 
-export interface OpsPagesOptions {
-  config: () => BatonConfig;
-  configPath: string | undefined;
-  redis: Redis;
-  logger: Logger;
-  applyDelegationPolicyMode: ApplyDelegationPolicyMode;
-  /** The gateway's metrics store: a decision won here is counted like one won by a button. */
-  metrics?: ApprovalMetrics;
+/** What the process that starts the gateway adds for these pages (OpsServerDeps.opsPages). */
+export interface OpsPagesWiring {
+  /** The file the config came from (the role knows it: `baton -c`); absent: the config page is read-only. */
+  configPath?: string;
+  /** The reloadable config; absent: the config the server was started with. */
+  currentConfig?: () => BatonConfig;
+  applyDelegationPolicyMode?: ApplyDelegationPolicyMode;
   pollMs?: number;
 }
 
+export interface OpsPagesOptions {
+  config: BatonConfig;
+  redis: Redis;
+  logger: Logger;
+  /** The gateway's metrics store: a decision won here is counted like one won by a button. */
+  metrics?: ApprovalMetrics;
+  wiring?: OpsPagesWiring;
+}
+
+const notWired: ApplyDelegationPolicyMode = async () => ({
+  ok: false,
+  diagnostics: [CONFIG_EDIT_UNAVAILABLE],
+});
+
 export function createOpsPagesDeps(o: OpsPagesOptions): OpsPagesDeps {
   const { redis, logger } = o;
-  const { url, prefix } = o.config().redis;
-  const delegation = createDelegationServices({ redisUrl: url, prefix, logger });
+  const w = o.wiring ?? {};
+  const config = w.currentConfig ?? (() => o.config);
+  const { url, prefix } = o.config.redis;
+  // The delegate queue (BullMQ + two Redis connections) only once someone cancels from this gateway.
+  let queue: DelegationHandle | undefined;
+  const q = () => {
+    queue ??= createDelegationServices({ redisUrl: url, prefix, logger });
+    return queue;
+  };
+  const delegation: OpsPagesDeps['delegation'] = {
+    jobState: (id) => q().jobState(id),
+    publishCancel: (id) => q().publishCancel(id),
+    removeWaiting: (id) => q().removeWaiting(id),
+  };
   return {
-    config: o.config,
-    configPath: o.configPath,
+    config,
+    configPath: w.configPath,
     logger,
     taskList: createTaskList(redis, prefix),
     tasks: createDelegateTasks(redis, prefix, logger),
@@ -71,8 +97,10 @@ export function createOpsPagesDeps(o: OpsPagesOptions): OpsPagesDeps {
     approvals: createApprovalStore({ redis, prefix, logger, ...(o.metrics ? { metrics: o.metrics } : {}) }),
     cards: createApprovalDelivery(redis, prefix),
     ledger: createCostLedger(redis, prefix, logger),
-    applyDelegationPolicyMode: o.applyDelegationPolicyMode,
-    ...(o.pollMs !== undefined ? { pollMs: o.pollMs } : {}),
-    close: () => delegation.close(),
+    applyDelegationPolicyMode: w.applyDelegationPolicyMode ?? notWired,
+    ...(w.pollMs !== undefined ? { pollMs: w.pollMs } : {}),
+    close: async () => {
+      await queue?.close();
+    },
   };
 }

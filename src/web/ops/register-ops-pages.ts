@@ -1,7 +1,5 @@
 // The operator pages: /ui/tasks, /ui/approvals, /ui/cost, /ui/config, their live fragments and their writes.
 // Every route needs the signed-in web user (req.webUser, set by the web auth hook); writes also the CSRF token.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ApprovalRecord } from '../../approval/record.ts';
 import { isUuid } from '../../core/ids.ts';
@@ -26,8 +24,8 @@ import type { OpsPagesDeps } from './ops-pages-deps.ts';
 import { TASKS_SHOWN, type TaskRow, tasksFragment } from './tasks-page.ts';
 import { requireWebUser, requireWriter, type WebUser } from './web-user.ts';
 
-const ASSETS = join(import.meta.dirname, '..', 'assets');
-const OPS_SCRIPT = 'ops.js';
+/** Served by src/web/assets-route.ts. */
+export const OPS_SCRIPT = 'ops.js';
 const DEFAULT_POLL_MS = 2000;
 const APPROVALS_SHOWN = 100;
 
@@ -148,18 +146,7 @@ ${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(
     },
   );
 
-  // The page script (and the stylesheet, until the web shell serves the assets folder itself).
-  for (const [file, type] of [
-    [OPS_SCRIPT, 'text/javascript; charset=utf-8'],
-    ['baton.css', 'text/css; charset=utf-8'],
-  ] as const) {
-    const url = `/assets/${file}`;
-    if (app.hasRoute({ method: 'GET', url })) continue;
-    const body = readFileSync(join(ASSETS, file), 'utf8');
-    app.get(url, async (_req, reply) =>
-      reply.code(200).header('x-content-type-options', 'nosniff').type(type).send(body),
-    );
-  }
-
-  if (deps.close) app.addHook('onClose', deps.close);
+  app.addHook('onClose', async () => {
+    await deps.close?.();
+  });
 }

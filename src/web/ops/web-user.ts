@@ -1,28 +1,14 @@
-// The signed-in browser user the web auth hook puts on the request, and the CSRF check every write repeats.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// The signed-in browser user (set by the web auth hook) and the CSRF check every operator write repeats.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_REFUSED, NOT_SIGNED_IN } from './messages.ts';
+import { sameSecret, type WebUser } from '../auth.ts';
+import { CSRF_MISSING, NOT_SIGNED_IN } from '../auth-messages.ts';
 
-/** Set by the web auth hook (src/web/auth.ts) on `/`, `/ui/*` and `/chat/*`. */
-export interface WebUser {
-  login: string;
-  /** `web:<login>` */
-  peerId: string;
-  sessionId: string;
-  chatId: string;
-  csrf: string;
-}
+export type { WebUser } from '../auth.ts';
 
-export const webUserOf = (req: FastifyRequest): WebUser | undefined =>
-  (req as FastifyRequest & { webUser?: WebUser }).webUser;
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
-/** The user, or null after answering 401 (no session). */
+/** The user, or null after answering 401 (no session: the auth hook normally answers first). */
 export function requireWebUser(req: FastifyRequest, reply: FastifyReply): WebUser | null {
-  const user = webUserOf(req);
-  if (user) return user;
-  void reply.code(401).type('text/plain; charset=utf-8').send(NOT_SIGNED_IN);
+  if (req.webUser) return req.webUser;
+  void reply.code(401).send({ error: NOT_SIGNED_IN });
   return null;
 }
 
@@ -31,8 +17,7 @@ export function requireWriter(req: FastifyRequest, reply: FastifyReply): WebUser
   const user = requireWebUser(req, reply);
   if (!user) return null;
   const sent = req.headers['x-csrf-token'];
-  const ok = typeof sent === 'string' && timingSafeEqual(digest(sent), digest(user.csrf)) && user.csrf !== '';
-  if (ok) return user;
-  void reply.code(403).send({ error: CSRF_REFUSED });
+  if (sameSecret(Array.isArray(sent) ? sent[0] : sent, user.csrf)) return user;
+  void reply.code(403).send({ error: CSRF_MISSING });
   return null;
 }
