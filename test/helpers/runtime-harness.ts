@@ -11,6 +11,7 @@ import { createSilentLogger, type Logger } from '../../src/core/logger.ts';
 import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
+import type { OpsPagesWiring } from '../../src/web/ops/ops-pages-deps.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
 import { fakeModelAgentToml } from './config-toml.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from './redis.ts';
@@ -60,7 +61,7 @@ export async function createRuntimeHarness(
     /** Also start the platform adapters of the TOML's [channels] (through the runtime's factory table). */
     platformChannels?: boolean;
     /** Serve the gateway's HTTP server (ops API and channel webhooks) on a free loopback port. */
-    ops?: { apiToken?: string };
+    ops?: { apiToken?: string; pages?: OpsPagesWiring };
   } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
@@ -92,6 +93,7 @@ export async function createRuntimeHarness(
     adapters: [local, ...adapters],
     routes: { 'local.test': 'main' },
     ...(opts.actions ? { actions: opts.actions } : {}),
+    ...(opts.ops?.pages ? { opsPages: opts.ops.pages } : {}),
   });
   const workers: Role[] = [];
   for (let i = 0; i < (opts.workers ?? 1); i++) {
