@@ -1,6 +1,7 @@
 // Format-preserving edit of `risk_profiles.<p>.delegation_policy.mode`: only that value's span changes (or one
 // line is inserted when the key is absent); comments, blank lines, order, quoting and spacing stay as written.
 import { parse } from 'smol-toml';
+import { cannotEdit, notToml, profileNotDefined, unsafeEdit } from './edit-messages.ts';
 import { formatPath } from './toml-path.ts';
 import { allValues, type ScannedTable, type ScannedValue, scanToml, TomlScanError } from './toml-scan.ts';
 import type { RiskProfile } from './types.ts';
@@ -101,12 +102,11 @@ export function setDelegationPolicyMode(
     before = parse(text);
     tables = scanToml(text);
   } catch (err) {
-    const why = err instanceof TomlScanError ? err.message : 'the file is not valid TOML';
-    return { ok: false, error: `cannot edit the config: ${why}` };
+    const why = err instanceof TomlScanError ? err.message : notToml;
+    return { ok: false, error: cannotEdit(why) };
   }
   const edited = edit(text, tables, profile, mode);
-  if (edited === null)
-    return { ok: false, error: `risk profile "${profile}" is not defined in the config file` };
+  if (edited === null) return { ok: false, error: profileNotDefined(profile) };
   const expected = withMode(before, profile, mode);
   let after: unknown;
   try {
@@ -117,7 +117,7 @@ export function setDelegationPolicyMode(
   if (!sameValue(after, expected))
     return {
       ok: false,
-      error: `cannot edit risk_profiles.${profile}.delegation_policy.mode in this file safely`,
+      error: unsafeEdit(profile),
     };
   return { ok: true, text: edited };
 }
