@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { createApprovalStore } from '../approval/approval-store.ts';
 import { createChannelHost } from '../channel/host.ts';
 import type { ActionHandler, ChannelAdapter } from '../channel/types.ts';
+import type { LiveConfig } from '../config/live-config.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
@@ -30,6 +31,8 @@ import type { Role } from './worker-role.ts';
 
 export interface GatewayRoleOptions {
   config: BatonConfig;
+  /** The reloadable config: routing and peer checks read it per message; absent: `config` is fixed. */
+  live?: LiveConfig;
   logger: Logger;
   redis: Redis;
   adapters: ChannelAdapter[];
@@ -80,6 +83,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     });
   const host = createChannelHost({
     config,
+    ...(opts.live ? { currentConfig: opts.live.current } : {}),
     logger,
     ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c, a) => turns.kick(c, a) },
     ...(opts.routes ? { routes: opts.routes } : {}),
