@@ -26,6 +26,7 @@ import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
 import type { OpsPagesWiring } from '../web/ops/ops-pages-deps.ts';
+import { createPolicyEditor } from '../web/ops/policy-editor.ts';
 import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
 import type { Role } from './worker-role.ts';
 
@@ -138,7 +139,11 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     ? await startOpsServer({
         ...createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }),
         channelRoutes,
-        ...(opts.opsPages ? { opsPages: opts.opsPages } : {}),
+        opsPages: {
+          ...(opts.live ? { currentConfig: opts.live.current } : {}),
+          applyDelegationPolicyMode: createPolicyEditor({ redis, prefix }),
+          ...opts.opsPages,
+        },
       })
     : null;
   if (!ops && channelRoutes.length > 0)

@@ -39,4 +39,7 @@ export const SAVE_LABEL = 'Save';
 export const BAD_MODE = (allowed: readonly string[]) => `Expected mode to be one of ${allowed.join(', ')}.`;
 export const UNKNOWN_PROFILE = (p: string) => `Unknown risk profile '${p}'.`;
 export const policySaved = (profile: string, mode: string) =>
-  `Saved: risk_profiles.${profile}.delegation_policy.mode = "${mode}"; the config was reloaded.`;
+  `Saved: risk_profiles.${profile}.delegation_policy.mode = "${mode}".`;
+export const reloadReached = (ok: number, reached: number) =>
+  `Reloaded by ${ok} of ${reached} process${reached === 1 ? '' : 'es'}.`;
+export const reloadFailedIn = (role: string, process: string) => `Reload refused in ${role} ${process}:`;

@@ -18,7 +18,7 @@ import type { CostLedger } from '../../run/cost-contract.ts';
 import { CONFIG_EDIT_UNAVAILABLE } from './messages.ts';
 
 /** What a delegation_policy save reports: ok, or the loader's diagnostics (shown verbatim). */
-export type PolicyEditResult = { ok: true } | { ok: false; diagnostics: string[] };
+export type PolicyEditResult = { ok: true; notes?: string[] } | { ok: false; diagnostics: string[] };
 
 /** src/config/edit-file.ts `applyDelegationPolicyMode` (format-preserving edit, validation, reload). */
 export type ApplyDelegationPolicyMode = (

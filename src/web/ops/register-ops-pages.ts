@@ -142,7 +142,7 @@ ${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(
       if (!res.ok)
         return reply.code(422).send({ error: res.diagnostics.join('\n'), diagnostics: res.diagnostics });
       deps.logger.info({ profile, mode, by: user.peerId }, 'delegation_policy changed from the dashboard');
-      return reply.code(200).send({ text: policySaved(profile, mode) });
+      return reply.code(200).send({ text: [policySaved(profile, mode), ...(res.notes ?? [])].join('\n') });
     },
   );
 

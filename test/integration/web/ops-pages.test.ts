@@ -234,7 +234,7 @@ describe('config', () => {
     expect(edits).toEqual([]);
     const ok = await post(url, { mode: 'allow' });
     expect(ok.json()).toEqual({
-      text: 'Saved: risk_profiles.default.delegation_policy.mode = "allow"; the config was reloaded.',
+      text: 'Saved: risk_profiles.default.delegation_policy.mode = "allow".',
     });
     expect(edits).toEqual([['/etc/baton/baton.toml', 'default', 'allow']]);
     const diag = "Invalid config at 'risk_profiles.default.delegation_policy.mode': <bad>";
