@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { agentCommand, type CommandIo } from './cli/agent-command.ts';
 import { approvalsCommand } from './cli/approvals-command.ts';
+import { reloadCommand } from './cli/reload-command.ts';
 import { configCheck, resolveConfigPath } from './config/index.ts';
 import { runRole } from './runtime/run-role.ts';
 
@@ -14,6 +15,7 @@ Commands:
   worker                                      agent turns (run as many as Redis serves)
   agent -a <alias> -m <text> [-s <session>]   run one turn of an agent and print its answer
   config check                                load and validate the config, print every problem
+  reload                                      every process of the deployment reloads its config file
   approvals list [--audit] [-n <count>]       pending approvals (--audit: settled ones, last 7 days)
 
 Options:
@@ -41,6 +43,7 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
   }
   const configPath = resolveConfigPath(values.config, io.env);
   if (command === 'config' && sub === 'check') return configCheck(configPath, io.env, io.out);
+  if (command === 'reload') return reloadCommand({ configPath }, io);
   if (command === 'start' || command === 'gateway' || command === 'worker') {
     return runRole(command, configPath, io);
   }

@@ -28,6 +28,8 @@ export interface TurnIngest {
 
 export interface ChannelHostOptions {
   config: BatonConfig;
+  /** The config in effect now, read per event (a reload changes routing and peers); default: `config`. */
+  currentConfig?: () => BatonConfig;
   ingest: TurnIngest;
   logger: Logger;
   /** Agent per channel key for channels that are not in the config (the local test channel). */
@@ -39,7 +41,7 @@ export interface ChannelHostOptions {
 }
 
 export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
-  const { config, ingest, logger } = opts;
+  const { ingest, logger } = opts;
   async function forwardAction(action: InboundAction): Promise<ReceiveResult> {
     const conversation = conversationId(action.channel, action.chat, action.thread);
     if (!opts.actions) {
@@ -68,6 +70,7 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
       if (opts.actions?.reply && (await opts.actions.reply(event))) {
         return { accepted: true, conversation: conversationId(event.channel, event.chat, event.thread) };
       }
+      const config = opts.currentConfig?.() ?? opts.config;
       const channelCfg = channelOf(config, event.channel);
       if (channelCfg?.mention_only && !event.isDirect && !event.addressedToBot) {
         return { accepted: false, reason: 'not_addressed' };

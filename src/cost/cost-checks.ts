@@ -2,6 +2,7 @@
 import { runtimeProfileFor } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { CostScope } from '../run/cost-contract.ts';
+import { currentConfig } from '../run/live-services.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { costRefusal, rootLimitRefusal } from './messages.ts';
 import { dollars, routeThresholds, sharedLimits, shownSpend } from './shared-limits.ts';
@@ -28,7 +29,8 @@ const cents = (micros: number) => Math.floor(micros / 10_000);
  * Limits and prices come from the current config, so a reload applies at the next check.
  */
 export async function checkCostCeilings(services: RuntimeServices, scope: CostScope): Promise<string | null> {
-  const { config, cost: ledger } = services;
+  const { cost: ledger } = services;
+  const config = currentConfig(services);
   if (!scope.tracked || !ledger) return null;
   const chain = [...scope.ancestors, scope.alias];
   const snap = await ledger.read(chain);
@@ -78,7 +80,8 @@ export async function reserveCostSlot(
   estimate: number,
   route?: { estimate: number },
 ): Promise<SlotOutcome> {
-  const { config, cost: ledger } = services;
+  const { cost: ledger } = services;
+  const config = currentConfig(services);
   if (!scope.tracked || !ledger) return { refused: null, routed: false, reserved: 0, day: 0, month: 0 };
   const chain = [...scope.ancestors, scope.alias];
   const ceilings = scope.delegated ? effectiveCeilings(config, chain) : [];

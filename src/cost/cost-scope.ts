@@ -3,6 +3,7 @@ import { modelRateOf, providerOf } from '../config/lookup.ts';
 import type { BatonConfig, DelegateMode } from '../config/types.ts';
 import type { ModelResponse } from '../providers/types.ts';
 import type { CostEntry, CostScope } from '../run/cost-contract.ts';
+import { currentConfig } from '../run/live-services.ts';
 import type { RunContext, RunObserver, RuntimeServices } from '../run/run-context.ts';
 import { reserveCostSlot } from './cost-checks.ts';
 import { priceResponse, priceToolCall } from './pricing.ts';
@@ -32,9 +33,9 @@ export function hopCostScope(parent: CostScope, target: string, mode: DelegateMo
 
 /** A first request's estimate: 1000 input tokens and the provider's max_tokens (else 1024) of output. */
 function firstRequestEstimate(run: RunContext, ref: string): number {
-  const entry = providerOf(run.services.config, ref);
+  const entry = providerOf(currentConfig(run.services), ref);
   if (!entry?.model) return 0;
-  const rate = modelRateOf(run.services.config.cost.rates, entry.type, entry.model);
+  const rate = modelRateOf(currentConfig(run.services).cost.rates, entry.type, entry.model);
   if (!rate) return 0;
   return Math.round(1000 * rate.input_per_mtok + (entry.max_tokens || 1024) * rate.output_per_mtok);
 }
@@ -49,7 +50,7 @@ type Spend = Omit<CostEntry, 'alias' | 'ancestors' | 'perAgent' | 'warnAt'>;
 /** Records under the scope; the warn_at_percent check rides in the same script. */
 async function record(services: RuntimeServices, scope: CostScope, spend: Spend, logger = services.logger) {
   if (!scope.tracked || !services.cost) return;
-  const { cost } = services.config;
+  const { cost } = currentConfig(services);
   const res = await services.cost.record({
     alias: scope.alias,
     ancestors: scope.ancestors,
@@ -80,7 +81,7 @@ export function createCostObserver(scope: CostScope, hard: boolean): RunObserver
       services = run.services;
       const ledger = run.services.cost;
       if (!scope.tracked || !ledger) return;
-      const { mode, route_down_model: down } = run.services.config.cost.enforcement;
+      const { mode, route_down_model: down } = currentConfig(run.services).cost.enforcement;
       if (!hard && mode === 'warn') {
         if (run.routedProviderRef) run.routedProviderRef = undefined;
         warnIfLimitReached(run, ledger);
@@ -112,7 +113,7 @@ export function createCostObserver(scope: CostScope, hard: boolean): RunObserver
     async afterModelResponse(run, res: ModelResponse) {
       const s = stateOf(run);
       const price = priceResponse(
-        run.services.config.cost.rates,
+        currentConfig(run.services).cost.rates,
         res,
         scope.tracked ? run.logger : undefined,
       );
@@ -134,7 +135,7 @@ export function createCostObserver(scope: CostScope, hard: boolean): RunObserver
       if (held !== 0) await record(run.services, scope, { microUsd: -held }, run.logger);
     },
     async toolFinished(name) {
-      const micros = services ? priceToolCall(services.config.cost.rates, name) : 0;
+      const micros = services ? priceToolCall(currentConfig(services).cost.rates, name) : 0;
       if (services && micros !== 0) await record(services, scope, { microUsd: micros });
     },
   };

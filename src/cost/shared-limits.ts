@@ -3,6 +3,7 @@ import type { CostConfig } from '../config/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { CostLedger, RecordResult } from '../run/cost-contract.ts';
+import { currentConfig } from '../run/live-services.ts';
 import type { RunContext } from '../run/run-context.ts';
 import { routedDown, type SharedPeriod, warnAtPercentCrossed, warnModeProceeds } from './messages.ts';
 
@@ -61,7 +62,7 @@ export function logWarnCrossings(logger: Logger, cost: CostConfig, res: RecordRe
 }
 
 export function logRoutedDown(run: RunContext, totals: Totals, ref: string): void {
-  const cost = run.services.config.cost;
+  const cost = currentConfig(run.services).cost;
   const limits = sharedLimits(cost);
   const daily = totals.day >= routeThresholds(cost).day;
   const [spent, limit] = daily ? [totals.day, limits.day] : [totals.month, limits.month];
@@ -81,7 +82,7 @@ const inFlight = new WeakMap<CostLedger, Promise<Totals>>();
 /** `warn` mode: logs when a shared limit is reached and never delays the request (not awaited). */
 export function warnIfLimitReached(run: RunContext, ledger: CostLedger): void {
   const log = (totals: Totals) => {
-    const cost = run.services.config.cost;
+    const cost = currentConfig(run.services).cost;
     const hit = limitReached(cost, totals);
     if (!hit) return;
     const [spent, limit] = [dollars(hit.spent), dollars(hit.limit)];

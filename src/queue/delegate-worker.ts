@@ -3,6 +3,7 @@ import { Worker } from 'bullmq';
 import { executeRun } from '../agent/execute-run.ts';
 import { delegateJobPayloadSchema } from '../control-plane/delegation-services.ts';
 import { errorMessage } from '../core/errors.ts';
+import { turnServices } from '../run/live-services.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { WORKER_SHUTDOWN } from '../tools/delegate/messages.ts';
 import { runBackgroundTask } from '../tools/delegate/run-background.ts';
@@ -47,7 +48,7 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
       const controller = new AbortController();
       const unregister = delegation.abortBus.register('task', payload.task_id, controller);
       const done = runBackgroundTask(
-        services,
+        turnServices(services), // the job's config: the one current when it starts
         payload,
         controller.signal,
         { buildToolSet, executeRun },

@@ -16,6 +16,7 @@ import {
   cronSender,
   cronSessionKey,
 } from '../cron/messages.ts';
+import { turnServices } from '../run/live-services.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import type { ToolSetOptions } from '../run/tool-registry.ts';
 import { noAgentText, noRiskProfileText } from '../security/messages.ts';
@@ -91,7 +92,8 @@ export async function runAgentJob(
     run_id: runId,
     spawn_site: 'cron',
   };
-  return withRunScope(scope, () => runScoped(services, job, opts, runId, scope));
+  // The run's config is the one current now: a reload reaches the next fire, not this run.
+  return withRunScope(scope, () => runScoped(turnServices(services), job, opts, runId, scope));
 }
 
 async function runScoped(

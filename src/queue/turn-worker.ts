@@ -12,6 +12,7 @@ import type { RunningTurns } from '../control-plane/running-turns.ts';
 import type { TypingSignals } from '../control-plane/typing-signals.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
+import { turnServices } from '../run/live-services.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
@@ -69,6 +70,8 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     event: QueuedMessage,
     session?: Promise<TurnSession>,
   ): Promise<Outcome> {
+    // This turn's config: a reload from now on reaches the next turn, not this one.
+    const services = turnServices(opts.services);
     const turnId = turnIdOf(event);
     const origin: Recipient = {
       channel: event.channel,

@@ -4,6 +4,7 @@ import type { AskContext } from '../approval/channel-asker.ts';
 import type { ApprovalAsker } from '../approval/gate.ts';
 import type { ApprovalGate } from '../approval/types.ts';
 import type { Recipient } from '../channel/types.ts';
+import type { LiveConfig } from '../config/live-config.ts';
 import type { BatonConfig, RuntimeProfile } from '../config/types.ts';
 import type { DelegationServices } from '../control-plane/delegation-services.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
@@ -24,7 +25,10 @@ import type { BuildToolSet } from './tool-registry.ts';
 
 /** Process-wide services a run uses; built once per process. */
 export interface RuntimeServices {
+  /** The config of this run: the snapshot taken at its turn's start (live-services.ts). */
   config: BatonConfig;
+  /** The process's reloadable config; absent: `config` never changes (one-shot runs, hand-built tests). */
+  liveConfig?: LiveConfig;
   redis: Redis;
   logger: Logger;
   /** Builds the provider chain for a `<type>.<alias>` reference on behalf of `agentAlias`. */

@@ -4,6 +4,7 @@ import { createApprovalStore } from '../approval/approval-store.ts';
 import { createChannelHost } from '../channel/host.ts';
 import type { ActionHandler, ChannelAdapter } from '../channel/types.ts';
 import { isWebChatEndpoint } from '../channel/web-chat.ts';
+import type { LiveConfig } from '../config/live-config.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
@@ -25,12 +26,16 @@ import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
+import type { OpsPagesWiring } from '../web/ops/ops-pages-deps.ts';
+import { createPolicyEditor } from '../web/ops/policy-editor.ts';
 import { registerWeb } from '../web/register-web.ts';
 import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
 import type { Role } from './worker-role.ts';
 
 export interface GatewayRoleOptions {
   config: BatonConfig;
+  /** The reloadable config: routing and peer checks read it per message; absent: `config` is fixed. */
+  live?: LiveConfig;
   logger: Logger;
   redis: Redis;
   adapters: ChannelAdapter[];
@@ -43,6 +48,8 @@ export interface GatewayRoleOptions {
   /** Channel lease timings (tests shorten them) and a kill switch: when aborted, this gateway stops its channels
    * without releasing their leases, as a crashed process would. */
   lease?: Partial<LeaseTimings> & { kill?: AbortSignal };
+  /** The operator pages' config path and editor (src/web/ops). */
+  opsPages?: OpsPagesWiring;
 }
 
 export interface GatewayRole extends Role {
@@ -79,6 +86,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     });
   const host = createChannelHost({
     config,
+    ...(opts.live ? { currentConfig: opts.live.current } : {}),
     logger,
     ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c, a) => turns.kick(c, a) },
     ...(opts.routes ? { routes: opts.routes } : {}),
@@ -133,7 +141,16 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     ? await startOpsServer({
         ...createOpsDeps({ config, redis, logger, load: opts.ops, abortBus, metrics }),
         channelRoutes,
-        web: (app, ctx) => registerWeb(app, { ...ctx, webChats: opts.adapters.filter(isWebChatEndpoint) }),
+        web: (app, ctx) =>
+          registerWeb(app, {
+            ...ctx,
+            webChats: opts.adapters.filter(isWebChatEndpoint),
+            opsPages: {
+              ...(opts.live ? { currentConfig: opts.live.current } : {}),
+              applyDelegationPolicyMode: createPolicyEditor({ redis, prefix }),
+              ...opts.opsPages,
+            },
+          }),
       })
     : null;
   if (!ops && channelRoutes.length > 0)

@@ -6,8 +6,11 @@ export const shuttingDown = (signal: string, graceSecs: number): string =>
 export const alreadyStopping = (signal: string): string =>
   `baton: ${signal} received while already shutting down; still waiting for running turns (SIGKILL stops now)`;
 
-export const reloadUnsupported = (signal: string): string =>
-  `baton: ${signal} received; config reload is not supported yet, ignoring it and keeping the running config (restart the process to apply config changes)`;
+export const reloadWhileStarting = (signal: string): string =>
+  `baton: ${signal} received while starting; the config being loaded now is the one that runs`;
+
+export const reloadRequested = (signal: string, path: string): string =>
+  `baton: ${signal} received; reloading the config from ${path}`;
 
 export const stopped = 'baton: stopped';
 

@@ -1,13 +1,15 @@
 // Runs a long-lived role (start, gateway, worker) until SIGTERM/SIGINT, then shuts it down within its grace.
-// SIGHUP is acknowledged and ignored until config reload exists (stop-signals.ts).
+// SIGHUP and `baton reload` re-read the config into the live config (config-reload.ts).
 import { loadConfigFile } from '../config/index.ts';
+import { createLiveConfig } from '../config/live-config.ts';
 import { createLogger } from '../core/logger.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
 import { createChannelAdapters } from './channel-adapters.ts';
+import { startConfigReload } from './config-reload.ts';
 import { startGatewayRole } from './gateway-role.ts';
 import { shuttingDown, stopped } from './messages.ts';
 import { startupSummary } from './startup-summary.ts';
-import { watchStopSignals } from './stop-signals.ts';
+import { type StopSignals, watchStopSignals } from './stop-signals.ts';
 import { type Role, startWorkerRole } from './worker-role.ts';
 
 export type RoleName = 'start' | 'gateway' | 'worker';
@@ -24,7 +26,7 @@ export async function runRole(role: RoleName, configPath: string, io: RoleIo): P
   // Installed before anything starts: a signal during startup stops the role once it is up, never midway.
   const signals = watchStopSignals(io.out);
   try {
-    return await runUntilStopped(role, configPath, io, io.stopSignal ?? signals.stopped);
+    return await runUntilStopped(role, configPath, io, io.stopSignal ?? signals.stopped, signals);
   } finally {
     signals.dispose();
   }
@@ -35,6 +37,7 @@ async function runUntilStopped(
   configPath: string,
   io: RoleIo,
   stopSignal: Promise<string>,
+  signals: Pick<StopSignals, 'onReload'>,
 ): Promise<number> {
   const loaded = await loadConfigFile(configPath, io.env);
   if (loaded.fatal || !loaded.config) {
@@ -51,11 +54,20 @@ async function runUntilStopped(
   if (!redis) return 1;
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem; retrying'));
 
+  const live = createLiveConfig(config);
   const adapters = role === 'worker' ? [] : createChannelAdapters(config, logger);
   const roles: Role[] = [];
   let opsUrl: string | null = null;
   if (role !== 'worker') {
-    const gateway = await startGatewayRole({ config, logger, redis, adapters, ops: loaded });
+    const gateway = await startGatewayRole({
+      config,
+      live,
+      logger,
+      redis,
+      adapters,
+      ops: loaded,
+      opsPages: { configPath },
+    });
     opsUrl = gateway.opsUrl;
     roles.push(gateway);
   }
@@ -65,6 +77,7 @@ async function runUntilStopped(
     roles.push(
       await startWorkerRole({
         config,
+        live,
         logger,
         redis,
         env: io.env,
@@ -72,6 +85,16 @@ async function runUntilStopped(
       }),
     );
   }
+  const reload = await startConfigReload({
+    role,
+    configPath,
+    env: io.env,
+    live,
+    logger,
+    redis,
+    signals,
+    say: io.out,
+  });
   const label = role === 'start' ? 'gateway + worker' : role;
   for (const line of startupSummary(
     config,
@@ -86,6 +109,7 @@ async function runUntilStopped(
   const reason = await stopSignal;
   io.out(shuttingDown(reason, config.worker.shutdown_grace_secs));
   const graceMs = config.worker.shutdown_grace_secs * 1000;
+  await reload.close();
   for (const r of roles.reverse()) await r.close(graceMs);
   logger.flush();
   await redis.quit().catch(() => redis.disconnect());

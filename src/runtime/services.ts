@@ -2,6 +2,7 @@
 // is wired here because agent/ (the loop) sits below tools/ (the tools it runs).
 import type { Redis } from 'ioredis';
 import { secretSet } from '../config/credentials.ts';
+import type { LiveConfig } from '../config/live-config.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { createTaskRecords } from '../control-plane/task-records.ts';
@@ -21,6 +22,8 @@ import { buildToolSet } from '../tools/tool-set.ts';
 
 export interface ServicesOptions {
   config: BatonConfig;
+  /** The reloadable config: turns snapshot it, providers and redaction follow it; absent: `config` is fixed. */
+  live?: LiveConfig;
   redis: Redis;
   logger: Logger;
   env?: Record<string, string | undefined>;
@@ -36,9 +39,22 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
   const chains = new Map<string, ModelProvider>();
   const env = opts.env ?? process.env;
   // The same function the provider chain takes its keys from, with the same env: the key sent is redacted.
-  const redact = createTextRedactor(secretSet(config, env, config.secrets));
+  // Secrets of every config this process ran with: a turn started before a reload may still hold an old one.
+  const secrets = new Set<string>();
+  const redactorOf = (c: BatonConfig) => {
+    for (const s of secretSet(c, env, c.secrets)) secrets.add(s);
+    return createTextRedactor([...secrets]);
+  };
+  let redactNow = redactorOf(config);
+  // A reload may change providers and credentials: chains are rebuilt from the new config on next use.
+  opts.live?.onChange((next) => {
+    chains.clear();
+    redactNow = redactorOf(next);
+  });
+  const redact = (text: string) => redactNow(text);
   return {
     config,
+    ...(opts.live ? { liveConfig: opts.live } : {}),
     redis,
     logger,
     workerId: newWorkerId(),
@@ -53,7 +69,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     buildToolSet,
     sandbox: opts.sandbox ?? defaultShellSandbox(),
     createProvider(ref, agentAlias) {
-      // Chains hold no per-request state and the config of a process is fixed: build each once.
+      // Chains hold no per-request state: build each once per config.
       const key = `${ref}\u0000${agentAlias}`;
       const cached = chains.get(key);
       if (cached) return cached;
@@ -61,8 +77,8 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
         const chain = createProviderChain({
           ref,
           agentAlias,
-          providers: config.providers,
-          reliability: config.reliability,
+          providers: (opts.live?.current() ?? config).providers,
+          reliability: (opts.live?.current() ?? config).reliability,
           env,
           logger,
           ...(opts.fetch ? { fetch: opts.fetch } : {}),

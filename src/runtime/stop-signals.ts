@@ -1,10 +1,10 @@
-// Process signals for a long-running role: SIGTERM/SIGINT ask for one graceful stop, SIGHUP is acknowledged.
+// Process signals for a long-running role: SIGTERM/SIGINT ask for one graceful stop, SIGHUP reloads the config.
 //
 // The handlers stay installed for the whole life of the process. `npm start` forwards SIGINT to baton while
 // the terminal sends it to the same process group, so Ctrl-C arrives twice; a one-shot handler would leave
 // the second one to Node's default (immediate death) and cut every running turn. SIGHUP's default would
 // also kill the process: supervisors send it to mean "reload", so it must never stop baton.
-import { alreadyStopping, reloadUnsupported } from './messages.ts';
+import { alreadyStopping, reloadWhileStarting } from './messages.ts';
 
 export const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 export const RELOAD_SIGNAL = 'SIGHUP';
@@ -12,6 +12,8 @@ export const RELOAD_SIGNAL = 'SIGHUP';
 export interface StopSignals {
   /** Resolves with the first stop signal's name. */
   readonly stopped: Promise<string>;
+  /** What SIGHUP does once the role runs (until then it is acknowledged and ignored). */
+  onReload(handler: (signal: string) => void): void;
   /** Removes the handlers (after the role has shut down). */
   dispose(): void;
 }
@@ -33,11 +35,15 @@ export function watchStopSignals(say: (line: string) => void, source: SignalSour
     first = signal;
     resolveStop(signal);
   };
-  const onReload = (signal: NodeJS.Signals) => say(reloadUnsupported(signal));
+  let reload: ((signal: string) => void) | null = null;
+  const onReload = (signal: NodeJS.Signals) => (reload ? reload(signal) : say(reloadWhileStarting(signal)));
   for (const s of STOP_SIGNALS) source.on(s, onStop);
   source.on(RELOAD_SIGNAL, onReload);
   return {
     stopped,
+    onReload(handler) {
+      reload = handler;
+    },
     dispose() {
       for (const s of STOP_SIGNALS) source.off(s, onStop);
       source.off(RELOAD_SIGNAL, onReload);

@@ -5,6 +5,7 @@ import { createApprovalStore } from '../approval/approval-store.ts';
 import { createApprovalWaiter } from '../approval/approval-waiter.ts';
 import { createChannelAsker } from '../approval/channel-asker.ts';
 import { editReapedCard } from '../approval/expired-card.ts';
+import type { LiveConfig } from '../config/live-config.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { createChannelPresence } from '../control-plane/channel-presence.ts';
@@ -32,6 +33,8 @@ import { createRuntimeServices } from './services.ts';
 const REAPER_FIRST_PASS_MS = 5_000;
 export interface WorkerRoleOptions {
   config: BatonConfig;
+  /** The reloadable config (`config` is its value at start); absent: the config never changes. */
+  live?: LiveConfig;
   logger: Logger;
   redis: Redis;
   env?: Record<string, string | undefined>;
@@ -53,7 +56,13 @@ export interface Role {
 export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const { config, logger, redis } = opts;
   const { url, prefix } = config.redis;
-  const services = createRuntimeServices({ config, redis, logger, env: opts.env ?? process.env });
+  const services = createRuntimeServices({
+    config,
+    redis,
+    logger,
+    env: opts.env ?? process.env,
+    ...(opts.live ? { live: opts.live } : {}),
+  });
   if (opts.createProvider) services.createProvider = opts.createProvider;
   if (opts.buildToolSet) services.buildToolSet = opts.buildToolSet;
   if (opts.sandbox) services.sandbox = opts.sandbox;

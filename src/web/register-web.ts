@@ -3,12 +3,15 @@
 // Each feature adds its own line here (auth first: its onRequest hook guards every browser path).
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { ApprovalMetrics } from '../approval/approval-store.ts';
 import type { WebChatEndpoint } from '../channel/web-chat.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import { registerAssets } from './assets-route.ts';
 import { registerWebAuth } from './auth.ts';
 import { registerChatRoutes } from './chat-routes.ts';
+import { createOpsPagesDeps, type OpsPagesWiring } from './ops/ops-pages-deps.ts';
+import { registerOpsPages } from './ops/register-ops-pages.ts';
 
 export interface WebDeps {
   config: BatonConfig;
@@ -16,10 +19,15 @@ export interface WebDeps {
   logger: Logger;
   /** The started web chat adapters of this gateway (`[channels.web.<alias>]`). */
   webChats?: WebChatEndpoint[] | undefined;
+  /** Counts dashboard approval decisions like button ones. */
+  metrics?: ApprovalMetrics;
+  /** Config path, reloadable config and the delegation_policy editor for the operator pages. */
+  opsPages?: OpsPagesWiring;
 }
 
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   registerWebAuth(app, deps);
   registerAssets(app);
   registerChatRoutes(app, deps.webChats ?? [], deps.logger.child({ component: 'web-chat' }));
+  registerOpsPages(app, createOpsPagesDeps({ ...deps, wiring: deps.opsPages ?? {} }));
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reloadUnsupported, shuttingDown, stopped } from '../../src/runtime/messages.ts';
+import { reloadRequested, shuttingDown, stopped } from '../../src/runtime/messages.ts';
 import { type BatonProcess, startBaton, startProcess } from '../helpers/baton-process.ts';
 import { redisGatewayToml } from '../helpers/config-toml.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -97,13 +97,13 @@ describe('stop signals', () => {
     await expectGracefulExit(p, config, 'SIGINT');
   }, 60_000);
 
-  it('SIGHUP is acknowledged and baton keeps running; SIGTERM then stops it', async () => {
+  it('SIGHUP reloads the config and baton keeps running; SIGTERM then stops it', async () => {
     const config = await writeConfig();
     const p = startBaton(['start', '--config', config]);
     started.push(p);
     await p.waitFor(READY, 20_000);
     p.kill('SIGHUP');
-    await p.waitFor(new RegExp(literal(reloadUnsupported('SIGHUP'))), 10_000);
+    await p.waitFor(new RegExp(literal(reloadRequested('SIGHUP', config))), 10_000);
     expect(p.child.exitCode).toBeNull();
     p.kill('SIGTERM');
     await expectGracefulExit(p, config, 'SIGTERM');

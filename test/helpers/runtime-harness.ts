@@ -1,16 +1,19 @@
 // The runtime in this process: a gateway with the local channel and worker roles, on real Redis and BullMQ.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createLocalChannel, type LocalChannel } from '../../channels/local/local-adapter.ts';
 import type { ActionHandler, ChannelAdapter } from '../../src/channel/types.ts';
 import { loadConfigText } from '../../src/config/index.ts';
+import { createLiveConfig } from '../../src/config/live-config.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger, type Logger } from '../../src/core/logger.ts';
 import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
+import { startConfigReload } from '../../src/runtime/config-reload.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
+import type { OpsPagesWiring } from '../../src/web/ops/ops-pages-deps.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
 import { fakeModelAgentToml } from './config-toml.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from './redis.ts';
@@ -43,6 +46,8 @@ export interface RuntimeHarness {
   workers: Role[];
   /** The gateway's HTTP server (ops API + channel webhooks) when `ops` was given; null otherwise. */
   opsUrl: string | null;
+  /** The config file (with `reloadable`). */
+  configPath: string | undefined;
   close(): Promise<void>;
 }
 
@@ -60,9 +65,11 @@ export async function createRuntimeHarness(
     /** Also start the platform adapters of the TOML's [channels] (through the runtime's factory table). */
     platformChannels?: boolean;
     /** Serve the gateway's HTTP server (ops API and channel webhooks) on a free loopback port. */
-    ops?: { apiToken?: string };
+    ops?: { apiToken?: string; pages?: OpsPagesWiring };
     /** The environment the workers' model providers take their default keys from (default: none). */
     env?: Record<string, string | undefined>;
+    /** Write the config to `<dataDir>/baton.toml` and reload it on a deployment reload, as `baton start` does. */
+    reloadable?: boolean;
   } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
@@ -86,20 +93,28 @@ export async function createRuntimeHarness(
   const gatewayConfig = opts.ops
     ? { ...config, gateway: { ...config.gateway, port: 0, api_token: opts.ops.apiToken } }
     : config;
+  const configPath = opts.reloadable ? join(dataDir, 'baton.toml') : undefined;
+  if (configPath) writeFileSync(configPath, configText);
+  const live = configPath ? createLiveConfig(config) : undefined;
   const gateway = await startGatewayRole({
     config: gatewayConfig,
+    ...(live ? { live } : {}),
     ...(opts.ops ? { ops: loaded } : {}),
     logger,
     redis,
     adapters: [local, ...adapters],
     routes: { 'local.test': 'main' },
     ...(opts.actions ? { actions: opts.actions } : {}),
+    ...(opts.ops?.pages || configPath
+      ? { opsPages: { ...(configPath ? { configPath } : {}), ...opts.ops?.pages } }
+      : {}),
   });
   const workers: Role[] = [];
   for (let i = 0; i < (opts.workers ?? 1); i++) {
     workers.push(
       await startWorkerRole({
         config,
+        ...(live ? { live } : {}),
         logger,
         redis,
         env: opts.env ?? {},
@@ -107,9 +122,23 @@ export async function createRuntimeHarness(
       }),
     );
   }
+  const reload =
+    configPath && live
+      ? await startConfigReload({
+          role: 'start',
+          configPath,
+          env: {},
+          live,
+          logger,
+          redis,
+          signals: { onReload: () => {} },
+          say: () => {},
+        })
+      : undefined;
   return {
     server,
     local,
+    configPath,
     adapters,
     config,
     configText,
@@ -119,6 +148,7 @@ export async function createRuntimeHarness(
     workers,
     opsUrl: gateway.opsUrl,
     async close() {
+      await reload?.close();
       for (const w of workers) await w.close(1000);
       await gateway.close(1000);
       await server.close();

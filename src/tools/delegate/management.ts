@@ -4,20 +4,17 @@ import { isUuid } from '../../core/ids.ts';
 import type { RunContext } from '../../run/run-context.ts';
 import { fail, ok, type ToolResult } from '../../run/tool.ts';
 import type { Args } from './admission.ts';
+import { cancelRunningTask } from './cancel-task.ts';
 import {
-  CANCELLED_BY_USER,
-  cancelledRunning,
-  cancelledSettled,
   invalidTaskId,
   MISSING_TASK_ID_CANCEL,
   MISSING_TASK_ID_CHECK,
   NO_BACKGROUND_RESULTS,
   noResultFound,
   noTaskFound,
-  notRunning,
   terminalWithoutResult,
 } from './messages.ts';
-import { isVisibleTo, listView, recordView, statusName } from './views.ts';
+import { isVisibleTo, listView, recordView } from './views.ts';
 
 export const tasksOf = (run: RunContext) =>
   createDelegateTasks(run.services.redis, run.services.config.redis.prefix, run.logger);
@@ -50,18 +47,6 @@ export async function cancelTask(run: RunContext, alias: string, args: Args): Pr
   const tasks = tasksOf(run);
   const rec = await tasks.get(id);
   if (!isVisibleTo(rec, alias)) return fail(noTaskFound(id));
-  if (rec.status !== 'running') return fail(notRunning(id, statusName(rec.status)));
-  const delegation = run.services.delegation;
-  const state = delegation ? await delegation.jobState(id) : 'unknown';
-  const won = await tasks.settle(id, 'cancelled', { error: CANCELLED_BY_USER });
-  if (!won) {
-    const now = await tasks.get(id);
-    return fail(notRunning(id, now ? statusName(now.status) : statusName('completed')));
-  }
-  if (delegation) {
-    await delegation.publishCancel(id);
-    if (state === 'waiting' || state === 'delayed') await delegation.removeWaiting(id);
-  }
-  const live = state === 'waiting' || state === 'delayed' || state === 'active';
-  return ok(live ? cancelledRunning(id) : cancelledSettled(id));
+  const res = await cancelRunningTask(tasks, run.services.delegation, rec);
+  return res.cancelled ? ok(res.text) : fail(res.text);
 }

@@ -2,7 +2,7 @@
 // default (which would kill the process mid-turn).
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { alreadyStopping, reloadUnsupported } from '../../../src/runtime/messages.ts';
+import { alreadyStopping, reloadWhileStarting } from '../../../src/runtime/messages.ts';
 import { watchStopSignals } from '../../../src/runtime/stop-signals.ts';
 
 function setup() {
@@ -26,11 +26,16 @@ describe('watchStopSignals', () => {
     expect(source.listenerCount('SIGTERM')).toBe(1);
   });
 
-  it('acknowledges SIGHUP without stopping', async () => {
+  it('acknowledges SIGHUP while starting, then hands it to the reload handler, never stopping', async () => {
     const { source, lines, watch, send } = setup();
     send('SIGHUP');
+    expect(lines).toEqual([reloadWhileStarting('SIGHUP')]);
+    const reloads: string[] = [];
+    watch.onReload((s) => reloads.push(s));
     send('SIGHUP');
-    expect(lines).toEqual([reloadUnsupported('SIGHUP'), reloadUnsupported('SIGHUP')]);
+    send('SIGHUP');
+    expect(reloads).toEqual(['SIGHUP', 'SIGHUP']);
+    expect(lines).toHaveLength(1);
     expect(source.listenerCount('SIGHUP')).toBe(1);
     send('SIGTERM');
     await expect(watch.stopped).resolves.toBe('SIGTERM');

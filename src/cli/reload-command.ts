@@ -1,0 +1,36 @@
+// `baton reload`: asks every process of the deployment (same Redis prefix) to reload its own config file.
+import { loadConfigFile } from '../config/index.ts';
+import { ackApplied, ackRejected, ackRestartOnly, reloadAcknowledged } from '../config/reload-messages.ts';
+import { requestDeploymentReload } from '../control-plane/reload-bus.ts';
+import { connectRedisOrExplain } from '../core/redis.ts';
+import type { CommandIo } from './agent-command.ts';
+
+export async function reloadCommand(
+  args: { configPath: string; timeoutMs?: number },
+  io: CommandIo,
+): Promise<number> {
+  const loaded = await loadConfigFile(args.configPath, io.env);
+  // Only [redis] matters here: each process validates its own file when it reloads.
+  if (!loaded.config) {
+    for (const d of loaded.diagnostics.filter((x) => x.severity === 'error')) io.err(d.message);
+    return 1;
+  }
+  const { url, prefix } = loaded.config.redis;
+  const redis = await connectRedisOrExplain(url, io.err);
+  if (!redis) return 1;
+  try {
+    const res = await requestDeploymentReload(redis, prefix, {
+      ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
+    });
+    io.out(reloadAcknowledged(res.acks.length, res.reached, prefix));
+    for (const a of res.acks) {
+      io.out(
+        a.ok ? ackApplied(a.role, a.process, a.changed) : ackRejected(a.role, a.process, a.errors.length),
+      );
+      if (a.restart_only.length) io.out(ackRestartOnly(a.restart_only));
+    }
+    return 0;
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}

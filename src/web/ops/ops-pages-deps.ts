@@ -1,0 +1,106 @@
+// What the operator pages are built from, and the default wiring from one gateway's config and Redis client.
+import type { Redis } from 'ioredis';
+import {
+  type ApprovalMetrics,
+  type ApprovalStore,
+  createApprovalStore,
+} from '../../approval/approval-store.ts';
+import type { ApprovalDelivery } from '../../approval/channel-asker.ts';
+import type { BatonConfig } from '../../config/types.ts';
+import { createDelegateTasks, type DelegateTasks } from '../../control-plane/delegate-tasks.ts';
+import type { DelegationServices } from '../../control-plane/delegation-services.ts';
+import { createTaskList, type TaskList } from '../../control-plane/task-list.ts';
+import type { Logger } from '../../core/logger.ts';
+import { createCostLedger } from '../../cost/ledger.ts';
+import { createApprovalDelivery } from '../../queue/approval-delivery.ts';
+import { createDelegationServices, type DelegationHandle } from '../../queue/delegate-queue.ts';
+import type { CostLedger } from '../../run/cost-contract.ts';
+import { CONFIG_EDIT_UNAVAILABLE } from './messages.ts';
+
+/** What a delegation_policy save reports: ok, or the loader's diagnostics (shown verbatim). */
+export type PolicyEditResult = { ok: true; notes?: string[] } | { ok: false; diagnostics: string[] };
+
+/** src/config/edit-file.ts `applyDelegationPolicyMode` (format-preserving edit, validation, reload). */
+export type ApplyDelegationPolicyMode = (
+  configPath: string,
+  profile: string,
+  mode: string,
+) => Promise<PolicyEditResult>;
+
+export interface OpsPagesDeps {
+  /** The config in effect now (a reload replaces it). */
+  config: () => BatonConfig;
+  /** The file the config was loaded from; undefined: the config page is read-only. */
+  configPath: string | undefined;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  taskList: TaskList;
+  tasks: Pick<DelegateTasks, 'get' | 'settle'>;
+  /** The delegate queue: job state, removal of a queued job, the cross-process cancel. */
+  delegation: Pick<DelegationServices, 'jobState' | 'publishCancel' | 'removeWaiting'>;
+  approvals: Pick<ApprovalStore, 'get' | 'decide' | 'listPending' | 'listAudit'>;
+  /** Asks the gateway holding the approval's channel to edit its card to the outcome. */
+  cards: Pick<ApprovalDelivery, 'edit'>;
+  ledger: Pick<CostLedger, 'read'>;
+  applyDelegationPolicyMode: ApplyDelegationPolicyMode;
+  /** Poll interval of the live fragments, ms (tests shorten it). */
+  pollMs?: number;
+  close?: () => Promise<void>;
+}
+
+/** What the process that starts the gateway adds for these pages (OpsServerDeps.opsPages). */
+export interface OpsPagesWiring {
+  /** The file the config came from (the role knows it: `baton -c`); absent: the config page is read-only. */
+  configPath?: string;
+  /** The reloadable config; absent: the config the server was started with. */
+  currentConfig?: () => BatonConfig;
+  applyDelegationPolicyMode?: ApplyDelegationPolicyMode;
+  pollMs?: number;
+}
+
+export interface OpsPagesOptions {
+  config: BatonConfig;
+  redis: Redis;
+  logger: Logger;
+  /** The gateway's metrics store: a decision won here is counted like one won by a button. */
+  metrics?: ApprovalMetrics;
+  wiring?: OpsPagesWiring;
+}
+
+const notWired: ApplyDelegationPolicyMode = async () => ({
+  ok: false,
+  diagnostics: [CONFIG_EDIT_UNAVAILABLE],
+});
+
+export function createOpsPagesDeps(o: OpsPagesOptions): OpsPagesDeps {
+  const { redis, logger } = o;
+  const w = o.wiring ?? {};
+  const config = w.currentConfig ?? (() => o.config);
+  const { url, prefix } = o.config.redis;
+  // The delegate queue (BullMQ + two Redis connections) only once someone cancels from this gateway.
+  let queue: DelegationHandle | undefined;
+  const q = () => {
+    queue ??= createDelegationServices({ redisUrl: url, prefix, logger });
+    return queue;
+  };
+  const delegation: OpsPagesDeps['delegation'] = {
+    jobState: (id) => q().jobState(id),
+    publishCancel: (id) => q().publishCancel(id),
+    removeWaiting: (id) => q().removeWaiting(id),
+  };
+  return {
+    config,
+    configPath: w.configPath,
+    logger,
+    taskList: createTaskList(redis, prefix),
+    tasks: createDelegateTasks(redis, prefix, logger),
+    delegation,
+    approvals: createApprovalStore({ redis, prefix, logger, ...(o.metrics ? { metrics: o.metrics } : {}) }),
+    cards: createApprovalDelivery(redis, prefix),
+    ledger: createCostLedger(redis, prefix, logger),
+    applyDelegationPolicyMode: w.applyDelegationPolicyMode ?? notWired,
+    ...(w.pollMs !== undefined ? { pollMs: w.pollMs } : {}),
+    close: async () => {
+      await queue?.close();
+    },
+  };
+}

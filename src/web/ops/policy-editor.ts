@@ -1,0 +1,30 @@
+// The dashboard's delegation_policy save through src/config/edit-file.ts: edit, validate, write, deployment reload;
+// the outcome in the words an operator reads (the loader's diagnostics verbatim, each process's reload result).
+import { applyDelegationPolicyMode, type EditFileDeps } from '../../config/edit-file.ts';
+import { errorMessage } from '../../core/errors.ts';
+import { DELEGATION_MODES } from './config-page.ts';
+import { BAD_MODE, reloadFailedIn, reloadReached } from './messages.ts';
+import type { ApplyDelegationPolicyMode } from './ops-pages-deps.ts';
+
+export function createPolicyEditor(deps: EditFileDeps): ApplyDelegationPolicyMode {
+  return async (path, profile, mode) => {
+    if (mode !== 'forbidden' && mode !== 'allow')
+      return { ok: false, diagnostics: [BAD_MODE(DELEGATION_MODES)] };
+    try {
+      const res = await applyDelegationPolicyMode(path, profile, mode, deps);
+      if (!res.ok) return { ok: false, diagnostics: [res.error, ...res.diagnostics.map((d) => d.message)] };
+      const { acks, reached } = res.reload;
+      const failed = acks.filter((a) => !a.ok);
+      return {
+        ok: true,
+        notes: [
+          reloadReached(acks.length - failed.length, reached),
+          ...failed.flatMap((a) => [reloadFailedIn(a.role, a.process), ...a.errors]),
+        ],
+      };
+    } catch (err) {
+      // A lock held too long or an unreadable file: the operator's next step is in the message.
+      return { ok: false, diagnostics: [errorMessage(err)] };
+    }
+  };
+}

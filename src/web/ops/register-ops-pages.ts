@@ -1,0 +1,152 @@
+// The operator pages: /ui/tasks, /ui/approvals, /ui/cost, /ui/config, their live fragments and their writes.
+// Every route needs the signed-in web user (req.webUser, set by the web auth hook); writes also the CSRF token.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ApprovalRecord } from '../../approval/record.ts';
+import { isUuid } from '../../core/ids.ts';
+import { cancelRunningTask } from '../../tools/delegate/cancel-task.ts';
+import type { Html } from '../html.ts';
+import { html } from '../html.ts';
+import { PAGE_HEADERS, page } from '../page.ts';
+import { type DashboardAnswer, decideFromDashboard, webMayDecide } from './approval-decide.ts';
+import { approvalsFragment } from './approvals-page.ts';
+import { configBody, DELEGATION_MODES } from './config-page.ts';
+import { costFragment } from './cost-page.ts';
+import {
+  BAD_ANSWER,
+  BAD_MODE,
+  CONFIG_PATH_UNKNOWN,
+  policySaved,
+  TASK_NOT_FOUND,
+  TITLES,
+  UNKNOWN_PROFILE,
+} from './messages.ts';
+import type { OpsPagesDeps } from './ops-pages-deps.ts';
+import { TASKS_SHOWN, type TaskRow, tasksFragment } from './tasks-page.ts';
+import { requireWebUser, requireWriter, type WebUser } from './web-user.ts';
+
+/** Served by src/web/assets-route.ts. */
+export const OPS_SCRIPT = 'ops.js';
+const DEFAULT_POLL_MS = 2000;
+const APPROVALS_SHOWN = 100;
+
+type Section = keyof typeof TITLES;
+const HREF: Record<Section, string> = {
+  tasks: '/ui/tasks',
+  approvals: '/ui/approvals',
+  cost: '/ui/cost',
+  config: '/ui/config',
+};
+
+const sendHtml = (reply: FastifyReply, body: string) =>
+  reply.code(200).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
+
+export function registerOpsPages(app: FastifyInstance, deps: OpsPagesDeps): void {
+  const pollMs = deps.pollMs ?? DEFAULT_POLL_MS;
+
+  const shell = (section: Section, user: WebUser, body: Html, live: boolean) =>
+    page({
+      title: TITLES[section],
+      user,
+      current: HREF[section],
+      scripts: [OPS_SCRIPT],
+      body: html`<h1>${TITLES[section]}</h1>
+<p id="flash" role="status"></p>
+${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(pollMs)}">${body}</div>` : body}`,
+    });
+
+  const tasksNow = async (): Promise<TaskRow[]> => {
+    const listed = await deps.taskList.list({ limit: TASKS_SHOWN });
+    const records = await Promise.all(listed.map((t) => deps.tasks.get(t.task_id)));
+    return listed.map((t, i) => ({ ...t, output: records[i]?.output ?? null }));
+  };
+
+  const approvalsNow = async (user: WebUser) => {
+    const [pending, audit] = await Promise.all([
+      deps.approvals.listPending(APPROVALS_SHOWN),
+      deps.approvals.listAudit(APPROVALS_SHOWN),
+    ]);
+    const config = deps.config();
+    return approvalsFragment(pending, audit, (r: ApprovalRecord) => webMayDecide(config, r.agent, user));
+  };
+
+  const costNow = async () => {
+    const config = deps.config();
+    const now = new Date();
+    return costFragment(config, await deps.ledger.read(Object.keys(config.agents), now), now);
+  };
+
+  // Pages and their fragments: the fragment is what ops.js polls and swaps in.
+  const views: Record<Exclude<Section, 'config'>, (user: WebUser) => Promise<Html>> = {
+    tasks: async () => tasksFragment(await tasksNow()),
+    approvals: approvalsNow,
+    cost: costNow,
+  };
+  for (const [section, view] of Object.entries(views) as [
+    Exclude<Section, 'config'>,
+    (u: WebUser) => Promise<Html>,
+  ][]) {
+    app.get(HREF[section], async (req, reply) => {
+      const user = requireWebUser(req, reply);
+      if (user) return sendHtml(reply, shell(section, user, await view(user), true));
+    });
+    app.get(`${HREF[section]}/fragment`, async (req, reply) => {
+      const user = requireWebUser(req, reply);
+      if (user) return sendHtml(reply, (await view(user)).value);
+    });
+  }
+
+  app.get(HREF.config, async (req, reply) => {
+    const user = requireWebUser(req, reply);
+    if (user)
+      return sendHtml(reply, shell('config', user, configBody(deps.config(), deps.configPath), false));
+  });
+
+  app.post<{ Params: { id: string } }>('/ui/tasks/:id/cancel', async (req, reply) => {
+    if (!requireWriter(req, reply)) return;
+    const id = req.params.id;
+    const rec = isUuid(id) ? await deps.tasks.get(id) : null;
+    if (rec?.kind !== 'delegate' || !rec) return reply.code(404).send({ error: TASK_NOT_FOUND(id) });
+    const res = await cancelRunningTask(deps.tasks, deps.delegation, rec);
+    if (res.cancelled) deps.logger.info({ task_id: id, via: 'dashboard' }, 'background task cancelled');
+    return res.cancelled
+      ? reply.code(200).send({ text: res.text })
+      : reply.code(409).send({ error: res.text });
+  });
+
+  app.post<{ Params: { id: string }; Body: { answer?: unknown } | undefined }>(
+    '/ui/approvals/:id/decide',
+    async (req, reply) => {
+      const user = requireWriter(req, reply);
+      if (!user) return;
+      const answer = req.body?.answer;
+      if (answer !== 'approve' && answer !== 'deny') return reply.code(400).send({ error: BAD_ANSWER });
+      const res = await decideFromDashboard(deps, req.params.id, answer as DashboardAnswer, user);
+      if (res.kind === 'decided') return reply.code(200).send({ text: res.text });
+      return reply.code(res.kind === 'unauthorised' ? 403 : 409).send({ error: res.text });
+    },
+  );
+
+  app.post<{ Params: { profile: string }; Body: { mode?: unknown } | undefined }>(
+    '/ui/config/risk-profiles/:profile/delegation-policy',
+    async (req, reply) => {
+      const user = requireWriter(req, reply);
+      if (!user) return;
+      const { profile } = req.params;
+      const mode = req.body?.mode;
+      if (typeof mode !== 'string' || !(DELEGATION_MODES as readonly string[]).includes(mode))
+        return reply.code(400).send({ error: BAD_MODE(DELEGATION_MODES) });
+      if (!Object.hasOwn(deps.config().risk_profiles, profile))
+        return reply.code(404).send({ error: UNKNOWN_PROFILE(profile) });
+      if (deps.configPath === undefined) return reply.code(409).send({ error: CONFIG_PATH_UNKNOWN });
+      const res = await deps.applyDelegationPolicyMode(deps.configPath, profile, mode);
+      if (!res.ok)
+        return reply.code(422).send({ error: res.diagnostics.join('\n'), diagnostics: res.diagnostics });
+      deps.logger.info({ profile, mode, by: user.peerId }, 'delegation_policy changed from the dashboard');
+      return reply.code(200).send({ text: [policySaved(profile, mode), ...(res.notes ?? [])].join('\n') });
+    },
+  );
+
+  app.addHook('onClose', async () => {
+    await deps.close?.();
+  });
+}
