@@ -34,7 +34,7 @@ const CHANNEL_CONNECTION_KEYS = [
 type Path = (string | number)[];
 
 /** A field read by name, without a cast (the restart-only lists name fields of several shapes). */
-const valueOf = (obj: object | undefined, key: string): unknown =>
+const fieldOf = (obj: object | undefined, key: string): unknown =>
   obj ? Object.getOwnPropertyDescriptor(obj, key)?.value : undefined;
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -101,8 +101,8 @@ export function keepRestartOnly(previous: BatonConfig, next: BatonConfig): Resta
     worker: { ...next.worker },
   };
   for (const [section, key] of RESTART_ONLY) {
-    const running = valueOf(previous[section], key);
-    if (!same(running, valueOf(config[section], key))) {
+    const running = fieldOf(previous[section], key);
+    if (!same(running, fieldOf(config[section], key))) {
       paths.push(formatPath([section, key]));
       Object.assign(config[section], { [key]: running });
     }
@@ -116,7 +116,7 @@ export function keepRestartOnly(previous: BatonConfig, next: BatonConfig): Resta
     }
     const [before, after] = [channelOf(previous, key), channelOf(next, key)];
     for (const k of CHANNEL_CONNECTION_KEYS)
-      if (!same(valueOf(before, k), valueOf(after, k)))
+      if (!same(fieldOf(before, k), fieldOf(after, k)))
         paths.push(formatPath(tomlPath(['channels', key, k])));
   }
   return { config, paths };

@@ -4,7 +4,9 @@ import { changedPaths, keepRestartOnly } from '../../../src/config/config-diff.t
 import { loadConfigText } from '../../../src/config/index.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 
-const toml = (o: { model?: string; port?: number; token?: string; rate?: number; enabled?: boolean } = {}) => `
+const toml = (
+  o: { model?: string; port?: number; token?: string; rate?: number; enabled?: boolean } = {},
+) => `
 [gateway]
 port = ${o.port ?? 8080}
 
