@@ -1,5 +1,6 @@
 // What a reload changes: the TOML paths whose values differ, and the keys that only a restart applies.
 
+import { channelOf } from './lookup.ts';
 import { formatPath } from './toml-path.ts';
 import type { BatonConfig } from './types.ts';
 import { liveChannelKeys } from './views.ts';
@@ -31,6 +32,10 @@ const CHANNEL_CONNECTION_KEYS = [
 ];
 
 type Path = (string | number)[];
+
+/** A field read by name, without a cast (the restart-only lists name fields of several shapes). */
+const fieldOf = (obj: object | undefined, key: string): unknown =>
+  obj ? Object.getOwnPropertyDescriptor(obj, key)?.value : undefined;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -96,11 +101,10 @@ export function keepRestartOnly(previous: BatonConfig, next: BatonConfig): Resta
     worker: { ...next.worker },
   };
   for (const [section, key] of RESTART_ONLY) {
-    const running = previous[section] as Record<string, unknown>;
-    const target = config[section] as Record<string, unknown>;
-    if (!same(running[key], target[key])) {
+    const running = fieldOf(previous[section], key);
+    if (!same(running, fieldOf(config[section], key))) {
       paths.push(formatPath([section, key]));
-      target[key] = running[key];
+      Object.assign(config[section], { [key]: running });
     }
   }
   const wasLive = new Set(liveChannelKeys(previous));
@@ -110,10 +114,10 @@ export function keepRestartOnly(previous: BatonConfig, next: BatonConfig): Resta
       paths.push(formatPath(tomlPath(['channels', key])));
       continue;
     }
-    const before = previous.channels[key] as unknown as Record<string, unknown>;
-    const after = next.channels[key] as unknown as Record<string, unknown>;
+    const [before, after] = [channelOf(previous, key), channelOf(next, key)];
     for (const k of CHANNEL_CONNECTION_KEYS)
-      if (!same(before[k], after[k])) paths.push(formatPath(tomlPath(['channels', key, k])));
+      if (!same(fieldOf(before, k), fieldOf(after, k)))
+        paths.push(formatPath(tomlPath(['channels', key, k])));
   }
   return { config, paths };
 }

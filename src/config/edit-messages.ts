@@ -1,4 +1,4 @@
-// The texts of config-file edits (toml-edit.ts, edit-file.ts): what an operator sees when an edit is refused.
+// The texts of config-file edits (toml-edit.ts, config-file-edit.ts): what an operator sees when an edit is refused.
 
 export const notToml = 'the file is not valid TOML';
 export const cannotEdit = (why: string): string => `cannot edit the config: ${why}`;

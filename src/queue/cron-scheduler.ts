@@ -26,6 +26,8 @@ import { CRON_QUEUE } from './names.ts';
 
 export interface CronSchedulerOptions {
   config: BatonConfig;
+  /** The config in effect now (a reload changes [cron.*]; the next sync applies it); default: `config`. */
+  currentConfig?: () => BatonConfig;
   /** Control-plane connection (the tool-job registry). */
   redis: Redis;
   redisUrl: string;
@@ -135,7 +137,7 @@ export function createCronScheduler(opts: CronSchedulerOptions): CronScheduler {
 
   return {
     async sync() {
-      const declared = declaredAgentJobs(config);
+      const declared = declaredAgentJobs(opts.currentConfig?.() ?? config);
       const report: CronSyncReport = { scheduled: [], unchanged: [], removed: [], skippedPast: [] };
       for (const job of declared) {
         const outcome = await schedule(configTarget(job.alias), job.config.schedule);
@@ -156,7 +158,9 @@ export function createCronScheduler(opts: CronSchedulerOptions): CronScheduler {
     },
 
     async list(agent) {
-      const fromConfig = declaredAgentJobs(config).filter((j) => j.ownerAgent === agent);
+      const fromConfig = declaredAgentJobs(opts.currentConfig?.() ?? config).filter(
+        (j) => j.ownerAgent === agent,
+      );
       const out: CronListEntry[] = [];
       for (const j of fromConfig) {
         const d = j.config.delivery;

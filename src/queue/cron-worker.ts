@@ -7,6 +7,7 @@ import { newRunId } from '../core/ids.ts';
 import { createFireClaims, type FireClaims } from '../cron/fire-claims.ts';
 import { type CronJobRegistry, createCronJobRegistry } from '../cron/job-registry.ts';
 import { cronOwnerOf, toolJobConfig } from '../cron/owners.ts';
+import { currentConfig } from '../run/live-services.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
@@ -45,7 +46,7 @@ async function resolveTarget(
   payload: FirePayload,
   fireId: string,
 ): Promise<FireTarget | null> {
-  const { config } = deps.services;
+  const config = currentConfig(deps.services); // a reload may have added or changed the job
   if (payload.source === 'config') {
     const job = cronJobOf(config, payload.alias);
     const owner = cronOwnerOf(config, payload.alias);

@@ -77,7 +77,12 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   const actions =
     opts.actions ??
     createApprovalBroker({
-      config,
+      // Who may answer is read per answer: a reload that removes a peer takes effect at once.
+      config: {
+        get peer_groups() {
+          return (opts.live?.current() ?? config).peer_groups;
+        },
+      },
       store: approvals,
       cards,
       adapterOf: (key) => adapterByKey.get(key),

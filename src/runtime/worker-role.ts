@@ -108,9 +108,20 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   });
   const sweeper = startTurnSweeper(inbox, turns, logger, opts.sweepIntervalMs);
   // Cron: every worker syncs the schedulers (keyed, so concurrent syncs never double a schedule).
-  const cron = createCronScheduler({ config, redis, redisUrl: url, prefix, logger });
+  const cron = createCronScheduler({
+    config,
+    ...(opts.live ? { currentConfig: opts.live.current } : {}),
+    redis,
+    redisUrl: url,
+    prefix,
+    logger,
+  });
   services.cron = cron;
   await cron.sync();
+  // A reload that changes [cron.*] reschedules at once (every worker syncs; the ids make that idempotent).
+  const stopCronReload = opts.live?.onChange(() => {
+    cron.sync().catch((err: unknown) => logger.warn({ err: String(err) }, 'cron sync after reload failed'));
+  });
   const cronWorker = startCronWorker({
     services,
     outbox,
@@ -144,6 +155,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   );
   return {
     async close(graceMs) {
+      stopCronReload?.();
       sweeper.stop();
       reaper.close();
       await Promise.all([worker.close(graceMs), cronWorker.close(graceMs), delegates.close()]);

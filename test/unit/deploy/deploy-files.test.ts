@@ -235,6 +235,8 @@ describe('systemd units', () => {
       expect(ROLES.has(argv[2] ?? '')).toBe(true);
       expect(argv.join(' ')).not.toMatch(/\b(sh|bash|npm|npx)\b/);
       expect(one(f, 'KillSignal')).toBe('SIGTERM');
+      // `systemctl reload` sends SIGHUP: the process re-reads its config (README "Reloading the config").
+      expect(one(f, 'ExecReload')).toBe('/bin/kill -HUP $MAINPID');
       expect(one(f, 'Restart')).toBe('on-failure');
       expect(one(f, 'User')).not.toMatch(/^(|root|0)$/);
       expect(one(f, 'MemoryDenyWriteExecute')).not.toBe('yes');

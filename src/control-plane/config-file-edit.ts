@@ -4,11 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { type DeploymentReload, requestDeploymentReload } from '../control-plane/reload-bus.ts';
-import { editHasErrors, fileLocked } from './edit-messages.ts';
-import { loadConfigText } from './load.ts';
-import { type DelegationPolicyMode, setDelegationPolicyMode } from './toml-edit.ts';
-import type { Diagnostic } from './types.ts';
+import { editHasErrors, fileLocked } from '../config/edit-messages.ts';
+import { loadConfigText } from '../config/load.ts';
+import { type DelegationPolicyMode, setDelegationPolicyMode } from '../config/toml-edit.ts';
+import type { Diagnostic } from '../config/types.ts';
+import { type DeploymentReload, requestDeploymentReload } from './reload-bus.ts';
 
 export interface EditFileDeps {
   redis: Redis;
