@@ -9,6 +9,7 @@ import type { Logger } from '../core/logger.ts';
 import { registerAssets } from './assets-route.ts';
 import { registerWebAuth } from './auth.ts';
 import { registerChatRoutes } from './chat-routes.ts';
+import { type AbortSession, registerSessionPages } from './sessions/register-session-pages.ts';
 
 export interface WebDeps {
   config: BatonConfig;
@@ -16,10 +17,17 @@ export interface WebDeps {
   logger: Logger;
   /** The started web chat adapters of this gateway (`[channels.web.<alias>]`). */
   webChats?: WebChatEndpoint[] | undefined;
+  /** The abort POST /api/sessions/:id/abort uses (the dashboard's Abort button). */
+  abortSession: AbortSession;
 }
 
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   registerWebAuth(app, deps);
   registerAssets(app);
   registerChatRoutes(app, deps.webChats ?? [], deps.logger.child({ component: 'web-chat' }));
+  registerSessionPages(app, {
+    redis: deps.redis,
+    prefix: deps.config.redis.prefix,
+    abortSession: deps.abortSession,
+  });
 }

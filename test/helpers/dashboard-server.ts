@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AbortSession } from '../../src/gateway/session-abort.ts';
-import { registerWebAssets } from '../../src/web/assets-route.ts';
+import { registerAssets } from '../../src/web/assets-route.ts';
 import { registerSessionPages } from '../../src/web/sessions/register-session-pages.ts';
 
 export const TEST_WEB_USER = {
@@ -34,9 +34,9 @@ export async function startDashboard(o: {
     if (!user) return;
     if (req.method !== 'GET' && req.headers['x-csrf-token'] !== user.csrf)
       return reply.code(403).send({ error: 'csrf' });
-    (req as { webUser?: typeof TEST_WEB_USER }).webUser = user;
+    req.webUser = user;
   });
-  registerWebAssets(app);
+  registerAssets(app);
   registerSessionPages(app, { redis: o.redis, prefix: o.prefix, abortSession: o.abortSession });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
