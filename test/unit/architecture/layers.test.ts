@@ -16,6 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['agent'],
   ['tools'],
   ['queue'],
+  ['web'],
   ['gateway'],
   ['web'],
   ['runtime'],
