@@ -16,7 +16,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ['agent'],
   ['tools'],
   ['queue'],
-  ['web'],
   ['gateway'],
   ['web'],
   ['runtime'],
