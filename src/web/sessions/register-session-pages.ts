@@ -12,10 +12,7 @@ import { pageParam, RUNNING_URL } from './session-url.ts';
 import { readSessions, renderSessions } from './sessions-page.ts';
 import { readTranscript, renderTranscript } from './transcript-page.ts';
 
-/**
- * The abort behind POST /api/sessions/:id/abort (gateway/session-abort.ts), passed in: web/ imports nothing from
- * gateway/, which registers these pages.
- */
+/** The abort behind POST /api/sessions/:id/abort (gateway/session-abort.ts), given with the ops context. */
 export type AbortSession = (sessionKey: string) => Promise<{ aborted: boolean }>;
 
 export interface SessionPagesDeps {
