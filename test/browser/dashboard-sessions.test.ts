@@ -131,6 +131,15 @@ describe.skipIf(!hasChromium)(
         'turn running',
       );
 
+      // The list shows the turn running, with its Abort button.
+      await page.goto(`${h.opsUrl}/`);
+      const row = page.locator('tr.session', { hasText: 'busy' });
+      expect(await row.locator('.state').textContent()).toBe(STATE_RUNNING);
+      expect(await row.locator('button[data-abort]').isVisible()).toBe(true);
+      expect(
+        await page.locator('tr.session', { hasText: 'plain' }).locator('button[data-abort]').isHidden(),
+      ).toBe(true);
+
       await page.goto(`${h.opsUrl}${transcriptUrl('main', conv)}`);
       const turn = page.locator('.turn-line .turn');
       expect(await turn.locator('.state').textContent()).toBe(STATE_RUNNING);

@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { runningTurnsKey } from '../../control-plane/running-turns.ts';
+import { sessionLastActivity } from '../../session/session-index.ts';
 import type { WebUser } from '../auth.ts';
 import { html } from '../html.ts';
 import { PAGE_HEADERS, type PageUser, page } from '../page.ts';
@@ -71,7 +72,12 @@ export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDep
       if (!user) return reply;
       const { agent, session } = req.params;
       const view = await readTranscript(redis, prefix, agent, session, pageParam(req.query.before));
-      const status = view.page.total === 0 && !view.running ? 404 : 200;
+      // An emptied session (after /new) is still listed: it shows as empty; an unknown one is 404.
+      const unknown =
+        view.page.total === 0 &&
+        !view.running &&
+        (await sessionLastActivity(redis, prefix, agent, session)) === null;
+      const status = unknown ? 404 : 200;
       const body =
         status === 404
           ? html`<p class="error">${m.NOT_FOUND}</p><p><a href="/">${m.BACK_TO_SESSIONS}</a></p>`

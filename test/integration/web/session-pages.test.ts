@@ -5,6 +5,7 @@ import { type AbortBus, createAbortBus } from '../../../src/control-plane/abort-
 import { createRunningTurns, runningTurnsKey } from '../../../src/control-plane/running-turns.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createSessionAbort } from '../../../src/gateway/session-abort.ts';
+import { historyKeys } from '../../../src/session/history-store.ts';
 import { PAGE_HEADERS } from '../../../src/web/page.ts';
 import { ABORT_NOTHING, ABORT_SENT, RESULT_NOT_RECORDED } from '../../../src/web/sessions/messages.ts';
 import { transcriptUrl } from '../../../src/web/sessions/session-url.ts';
@@ -135,8 +136,14 @@ describe('sessions pages', () => {
     await waitFor(() => controller.signal.aborted, 5000, 'the abort to reach the turn');
   });
 
-  it('answers 404 for a session with no history', async () => {
+  it('answers 404 for an unknown session, and shows an emptied one (after /new) as empty', async () => {
     expect((await get(transcriptUrl('main', 'local.test:nothing:'))).status).toBe(404);
+    const conv = 'local.test:emptied:';
+    await seedHistory(redis, prefix, 'main', conv, [JSON.stringify({ role: 'user', content: 'x' })]);
+    await redis.del(historyKeys(prefix, 'main', conv)[0]);
+    const res = await get(transcriptUrl('main', conv));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('No stored messages.');
   });
 
   it('serves the page script as a JavaScript module asset', async () => {
