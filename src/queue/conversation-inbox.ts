@@ -12,12 +12,13 @@ import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
+import { sessionIndexKey, sessionIndexMember } from '../session/session-index.ts';
 import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-5.lua'));
 const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
-const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-7.lua'));
+const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-8.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
 export const queuedMessageSchema = inboundMessageSchema.extend({
@@ -138,6 +139,7 @@ export function createConversationInbox(redis: Redis, prefix: string, logger: Lo
           outboxStreamKey(prefix, turn.to.channel),
           runningTurnsKey(prefix),
           ...historyKeys(prefix, history.agent, history.sessionKey),
+          sessionIndexKey(prefix),
         ],
         [
           event.eventId,
@@ -149,6 +151,7 @@ export function createConversationInbox(redis: Redis, prefix: string, logger: Lo
           turn.turnId,
           HISTORY_TTL_SECS,
           HISTORY_MAX_STORED,
+          sessionIndexMember(history.agent, history.sessionKey),
           ...history.messages.map((m) => JSON.stringify(m)),
         ],
       )) as [number, string];

@@ -5,8 +5,9 @@ import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { readHistoryEntries } from './history-entry.ts';
+import { sessionIndexKey, sessionIndexMember } from './session-index.ts';
 
-const appendHistory = loadRedisScript(join(import.meta.dirname, 'lua', 'append-history-2.lua'));
+const appendHistory = loadRedisScript(join(import.meta.dirname, 'lua', 'append-history-3.lua'));
 export const HISTORY_TTL_SECS = 30 * 24 * 60 * 60;
 export const HISTORY_MAX_STORED = 400;
 
@@ -45,10 +46,12 @@ export function createHistoryStore(redis: Redis, prefix: string, logger: Logger)
     },
     async append(agent, sessionKey, turnId, messages) {
       if (messages.length === 0) return false;
-      const res = await appendHistory(redis, historyKeys(prefix, agent, sessionKey), [
+      const keys = [...historyKeys(prefix, agent, sessionKey), sessionIndexKey(prefix)];
+      const res = await appendHistory(redis, keys, [
         turnId,
         HISTORY_TTL_SECS,
         HISTORY_MAX_STORED,
+        sessionIndexMember(agent, sessionKey),
         ...messages.map((m) => JSON.stringify(m)),
       ]);
       return Number(res) === 1;

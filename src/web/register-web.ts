@@ -12,6 +12,7 @@ import { registerWebAuth } from './auth.ts';
 import { registerChatRoutes } from './chat-routes.ts';
 import { createOpsPagesDeps, type OpsPagesWiring } from './ops/ops-pages-deps.ts';
 import { registerOpsPages } from './ops/register-ops-pages.ts';
+import { type AbortSession, registerSessionPages } from './sessions/register-session-pages.ts';
 
 export interface WebDeps {
   config: BatonConfig;
@@ -23,6 +24,8 @@ export interface WebDeps {
   metrics?: ApprovalMetrics;
   /** Config path, reloadable config and the delegation_policy editor for the operator pages. */
   opsPages?: OpsPagesWiring;
+  /** The abort POST /api/sessions/:id/abort uses (the dashboard's Abort button). */
+  abortSession: AbortSession;
 }
 
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
@@ -30,4 +33,9 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   registerAssets(app);
   registerChatRoutes(app, deps.webChats ?? [], deps.logger.child({ component: 'web-chat' }));
   registerOpsPages(app, createOpsPagesDeps({ ...deps, wiring: deps.opsPages ?? {} }));
+  registerSessionPages(app, {
+    redis: deps.redis,
+    prefix: deps.config.redis.prefix,
+    abortSession: deps.abortSession,
+  });
 }

@@ -5,6 +5,7 @@ import { startFakeTelegram } from '../fakes/telegram-server.ts';
 import { REDIS_URL } from '../helpers/redis.ts';
 import { measureApprovalRoundTrip } from './approval-roundtrip.ts';
 import { measureBatonTurns } from './baton-turns.ts';
+import { measureDashboardPages } from './dashboard-pages.ts';
 import { runDelegateBench } from './delegate-bench.ts';
 import { measureRawBullmq } from './raw-bullmq.ts';
 import { round } from './stats.ts';
@@ -136,6 +137,24 @@ process.stdout.write('delegate fan-out and await_sessions…\n');
 const delegate = await runDelegateBench();
 for (const [k, v] of Object.entries(delegate)) add({ measure: `delegate ${k}`, value: v, unit: '' });
 
+process.stdout.write('dashboard pages: 10,000-message transcript, 1,000 sessions…\n');
+const dashboard = await measureDashboardPages(REDIS_URL);
+const pages = [
+  ['transcript page (newest) of 10,000 messages', dashboard.transcriptFirst],
+  ['transcript page (older) of 10,000 messages', dashboard.transcriptOlder],
+  ['sessions page (first) of 1,000 sessions', dashboard.sessionsFirst],
+  ['sessions page (offset 500) of 1,000 sessions', dashboard.sessionsMiddle],
+] as const;
+for (const [name, t] of pages) {
+  add({
+    measure: `${name} p50`,
+    value: t.p50Ms,
+    unit: 'ms',
+    ratio: `${round(t.p50Ms / dashboard.rawPageReadP50Ms)}× raw page read; ${t.bytes} bytes`,
+  });
+  add({ measure: `${name} p99`, value: t.p99Ms, unit: 'ms' });
+}
+
 process.stdout.write('\n| measure | value | ratio | target | met |\n|---|---|---|---|---|\n');
 const met = (r: Row) => (r.met === undefined ? '' : r.met ? 'yes' : 'NO');
 for (const r of rows) {
@@ -156,6 +175,7 @@ writeFileSync(
       approval: { ...approval, targetP50Ms: 15, targetP99Ms: 50 },
       scaling,
       delegate,
+      dashboard,
     },
     null,
     2,

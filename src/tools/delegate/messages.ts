@@ -133,6 +133,8 @@ export const EMPTY_PARALLEL = "'parallel' array must contain at least one agent 
 export const unknownParallelAgent = (n: string, list: string) =>
   `Unknown agent '${n}' in parallel list. Available: ${list}`;
 export const parallelHeader = (n: number) => `[Parallel delegation: ${n} agents]`;
+export const parallelBlockHeader = (agent: string, success: boolean) =>
+  `--- ${agent} (success=${success}) ---`;
 export const PARALLEL_FAILED = 'One or more parallel agents failed';
 
 // §15 cost refusals: costRefusal in src/cost/messages.ts (the cost checks produce them)

@@ -13,6 +13,7 @@ import {
   EMPTY_PROMPT,
   MISSING_PROMPT_PARALLEL,
   PARALLEL_FAILED,
+  parallelBlockHeader,
   parallelHeader,
   unknownParallelAgent,
 } from './messages.ts';
@@ -52,7 +53,7 @@ function validate(input: ParallelInput): { prompt: string; targets: AdmittedTarg
 }
 
 function block(agent: string, r: ToolResult): string {
-  let out = `--- ${agent} (success=${r.success}) ---`;
+  let out = parallelBlockHeader(agent, r.success);
   if (r.output) out += `\n${r.output}`;
   if (r.error) out += `\nError: ${r.error}`;
   return out;

@@ -1,5 +1,6 @@
 // /ui/config: the loaded config, read-only with secrets redacted, plus the delegation_policy.mode selector per
 // risk profile (config.md §10: Config → Risk profiles → <profile> → delegation_policy.mode).
+import { ownEntry } from '../../config/lookup.ts';
 import type { BatonConfig, RiskProfile } from '../../config/types.ts';
 import { createDeepRedactor } from '../../core/redact.ts';
 import { type Html, html } from '../html.ts';
@@ -41,7 +42,7 @@ export function configBody(config: BatonConfig, configPath: string | undefined):
     .sort()
     .map(
       (p) => html`<section class="profile" data-profile="${p}"><h3>Risk profiles → ${p}</h3>
-${policyForm(p, config.risk_profiles[p]?.delegation_policy.mode ?? 'forbidden', configPath !== undefined)}
+${policyForm(p, ownEntry(config.risk_profiles, p)?.delegation_policy.mode ?? 'forbidden', configPath !== undefined)}
 <details><summary>All keys</summary><pre>${JSON.stringify(profiles[p], null, 2)}</pre></details>
 </section>`,
     );

@@ -1,6 +1,6 @@
-// The dashboard's delegation_policy save through src/config/edit-file.ts: edit, validate, write, deployment reload;
+// The dashboard's delegation_policy save through src/control-plane/config-file-edit.ts: edit, validate, write, deployment reload;
 // the outcome in the words an operator reads (the loader's diagnostics verbatim, each process's reload result).
-import { applyDelegationPolicyMode, type EditFileDeps } from '../../config/edit-file.ts';
+import { applyDelegationPolicyMode, type EditFileDeps } from '../../control-plane/config-file-edit.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { DELEGATION_MODES } from './config-page.ts';
 import { BAD_MODE, reloadFailedIn, reloadReached } from './messages.ts';

@@ -1,0 +1,74 @@
+// The sessions list (`/`): conversations by channel and agent, most recent first, one page read from the index.
+import type { Redis } from 'ioredis';
+import { runningTurnsKey } from '../../control-plane/running-turns.ts';
+import { historyKeys } from '../../session/history-store.ts';
+import { readSessionIndex } from '../../session/session-index.ts';
+import { type Html, html } from '../html.ts';
+import { turnControl } from './abort-control.ts';
+import * as m from './messages.ts';
+import { abortUrl, splitConversation, transcriptUrl } from './session-url.ts';
+
+export const SESSIONS_PAGE_SIZE = 50;
+
+export interface SessionRow {
+  agent: string;
+  sessionKey: string;
+  lastActivityMs: number;
+  messages: number;
+  running: boolean;
+}
+
+export interface SessionsView {
+  total: number;
+  offset: number;
+  rows: SessionRow[];
+}
+
+/** One page: ZREVRANGE of the index, then one pipelined LLEN per row and one HMGET of the running marks. */
+export async function readSessions(redis: Redis, prefix: string, offset: number): Promise<SessionsView> {
+  const page = await readSessionIndex(redis, prefix, offset, SESSIONS_PAGE_SIZE);
+  if (page.sessions.length === 0) return { total: page.total, offset, rows: [] };
+  const pipe = redis.pipeline();
+  for (const s of page.sessions) pipe.llen(historyKeys(prefix, s.agent, s.sessionKey)[0]);
+  pipe.hmget(runningTurnsKey(prefix), ...page.sessions.map((s) => s.sessionKey));
+  const res = (await pipe.exec()) ?? [];
+  const marks = (res.at(-1)?.[1] as (string | null)[] | undefined) ?? [];
+  const rows = page.sessions.map((s, i) => ({
+    ...s,
+    messages: Number(res[i]?.[1] ?? 0),
+    running: marks[i] !== null && marks[i] !== undefined,
+  }));
+  return { total: page.total, offset, rows };
+}
+
+const when = (ms: number) => {
+  const iso = new Date(ms).toISOString();
+  return html`<time datetime="${iso}">${iso.replace('T', ' ').slice(0, 19)} UTC</time>`;
+};
+
+function row(r: SessionRow): Html {
+  const { channel, chat } = splitConversation(r.sessionKey);
+  const url = transcriptUrl(r.agent, r.sessionKey);
+  return html`<tr class="session">
+<td class="channel">${channel}</td><td class="agent">${r.agent}</td>
+<td class="chat"><a href="${url}">${chat || r.sessionKey}</a></td>
+<td class="last">${when(r.lastActivityMs)}</td><td class="count">${r.messages}</td>
+<td>${turnControl(r.sessionKey, r.running, abortUrl(r.agent, r.sessionKey))}</td>
+</tr>`;
+}
+
+export function renderSessions(v: SessionsView): Html {
+  if (v.total === 0) return html`<h1>${m.SESSIONS_TITLE}</h1><p class="muted">${m.NO_SESSIONS}</p>`;
+  const from = v.rows.length ? v.offset + 1 : 0;
+  const to = v.offset + v.rows.length;
+  const newer = v.offset > 0 ? Math.max(0, v.offset - SESSIONS_PAGE_SIZE) : null;
+  const older = to < v.total ? to : null;
+  return html`<h1>${m.SESSIONS_TITLE}</h1>
+<p class="muted summary">${m.sessionsCount(from, to, v.total)}</p>
+<table class="sessions"><thead><tr><th>${m.COL.channel}</th><th>${m.COL.agent}</th><th>${m.COL.chat}</th>
+<th>${m.COL.last}</th><th>${m.COL.count}</th><th>${m.COL.state}</th></tr></thead>
+<tbody>${v.rows.map(row)}</tbody></table>
+<nav class="pager">${newer !== null ? html`<a rel="prev" href="/?offset=${newer}">${m.NEWER}</a>` : ''} ${
+    older !== null ? html`<a rel="next" href="/?offset=${older}">${m.OLDER}</a>` : ''
+  }</nav>`;
+}

@@ -1,0 +1,44 @@
+// The sessions pages on their own Fastify server for tests, behind a test-only stand-in for the web auth hook:
+// it sets `req.webUser` and, like the real hook, refuses a write without the session's CSRF header.
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import type { Redis } from 'ioredis';
+import type { AbortSession } from '../../src/gateway/session-abort.ts';
+import { registerAssets } from '../../src/web/assets-route.ts';
+import { registerSessionPages } from '../../src/web/sessions/register-session-pages.ts';
+
+export const TEST_WEB_USER = {
+  login: 'alice',
+  peerId: 'web:alice',
+  sessionId: 'test-session',
+  chatId: 'alice',
+  csrf: 'test-csrf-token',
+};
+
+export interface DashboardServer {
+  url: string;
+  app: ReturnType<typeof Fastify>;
+  close(): Promise<void>;
+}
+
+export async function startDashboard(o: {
+  redis: Redis;
+  prefix: string;
+  abortSession: AbortSession;
+  /** null: nobody signed in. */
+  user?: typeof TEST_WEB_USER | null;
+}): Promise<DashboardServer> {
+  const app = Fastify();
+  const user = o.user === undefined ? TEST_WEB_USER : o.user;
+  app.addHook('onRequest', async (req, reply) => {
+    if (!user) return;
+    if (req.method !== 'GET' && req.headers['x-csrf-token'] !== user.csrf)
+      return reply.code(403).send({ error: 'csrf' });
+    req.webUser = user;
+  });
+  registerAssets(app);
+  registerSessionPages(app, { redis: o.redis, prefix: o.prefix, abortSession: o.abortSession });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, app, close: () => app.close() };
+}

@@ -1,0 +1,79 @@
+// The session index on real Redis: written with the history (settle and append), most recent first, expired out.
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../../src/core/logger.ts';
+import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
+import { createHistoryStore } from '../../../src/session/history-store.ts';
+import {
+  readSessionIndex,
+  sessionIndexKey,
+  sessionIndexMember,
+  sessionLastActivity,
+} from '../../../src/session/session-index.ts';
+import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+
+const redis = testRedis();
+const prefix = uniquePrefix('session-index');
+afterAll(async () => {
+  await deletePrefix(redis, prefix);
+  await redis.quit();
+});
+
+const event = (eventId: string) => ({
+  kind: 'message' as const,
+  channel: 'local.test',
+  eventId,
+  chat: 'c',
+  sender: { id: 'u' },
+  text: 'hi',
+  isDirect: true,
+  addressedToBot: true,
+  receivedAt: new Date().toISOString(),
+  agent: 'main',
+});
+
+describe('session index', () => {
+  it('is written by the settle step with the history, once per turn, and only when history is written', async () => {
+    const inbox = createConversationInbox(redis, prefix, createSilentLogger());
+    const conv = 'local.test:c:';
+    await inbox.accept(conv, event('e1'));
+    const head = (await inbox.head(conv))!;
+    const before = Date.now();
+    const messages = [
+      { role: 'user' as const, content: 'hi' },
+      { role: 'assistant' as const, content: 'hello' },
+    ];
+    await inbox.settle(conv, head, {
+      to: { channel: 'local.test', chat: 'c' },
+      text: 'hello',
+      turnId: 't1',
+      history: { agent: 'main', sessionKey: conv, messages },
+    });
+    const at = await sessionLastActivity(redis, prefix, 'main', conv);
+    expect(at).not.toBeNull();
+    expect(at!).toBeGreaterThanOrEqual(before - 1000);
+    expect(at!).toBeLessThanOrEqual(Date.now() + 1000);
+    // A failed turn (no history) does not touch it.
+    await inbox.accept(conv, event('e2'));
+    await inbox.settle(conv, (await inbox.head(conv))!, {
+      to: { channel: 'local.test', chat: 'c' },
+      text: 'failed',
+      turnId: 't2',
+    });
+    expect(await redis.zcard(sessionIndexKey(prefix))).toBe(1);
+  });
+
+  it('is written by HistoryStore.append, pages most recent first, and drops sessions older than the history ttl', async () => {
+    const store = createHistoryStore(redis, prefix, createSilentLogger());
+    await redis.zadd(sessionIndexKey(prefix), 1000, sessionIndexMember('old', 'gone'));
+    await store.append('cli', 's1', 'turn-a', [{ role: 'user', content: 'x' }]);
+    await store.append('cli', 's2', 'turn-b', [{ role: 'user', content: 'y' }]);
+    const page = await readSessionIndex(redis, prefix, 0, 2);
+    expect(page.total).toBe(3); // local.test:c:, s1, s2 (the 1970 entry expired)
+    expect(page.sessions.map((s) => s.sessionKey)).toHaveLength(2);
+    expect(page.sessions[0]!.lastActivityMs).toBeGreaterThanOrEqual(page.sessions[1]!.lastActivityMs);
+    const all = await readSessionIndex(redis, prefix, 0, 10);
+    expect(all.sessions.map((s) => `${s.agent}/${s.sessionKey}`).sort()).toEqual(
+      ['cli/s1', 'cli/s2', 'main/local.test:c:'].sort(),
+    );
+  });
+});
