@@ -9,15 +9,18 @@ import type {
   ReceiveResult,
   Recipient,
 } from '../../src/channel/types.ts';
-import type {
-  WebChatButton,
-  WebChatEndpoint,
-  WebChatEvent,
-  WebChatFeedItem,
-  WebChatUser,
+import {
+  type StoredWebChatEvent,
+  storedWebChatEventSchema,
+  type WebChatButton,
+  type WebChatEndpoint,
+  type WebChatEvent,
+  type WebChatFeedItem,
+  type WebChatUser,
 } from '../../src/channel/web-chat.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
+import { parseRecord } from '../../src/core/redis-record.ts';
 import type { WebChatHub } from './web-hub.ts';
 
 /** Events kept per chat (the stream is capped approximately); older ones leave the page's replay. */
@@ -59,10 +62,20 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
     return redis;
   };
   // Markup (an approval card built for another platform) means `text` is the plain form (OutboundMessage).
-  const htmlOf = (msg: OutboundMessage) =>
-    msg.markup ? opts.render.plain(msg.text) : opts.render.markdown(msg.text);
+  const formatOf = (msg: OutboundMessage): 'markdown' | 'plain' => (msg.markup ? 'plain' : 'markdown');
+  const render = (text: string, format: 'markdown' | 'plain') =>
+    format === 'plain' ? opts.render.plain(text) : opts.render.markdown(text);
 
-  async function append(chatId: string, event: WebChatEvent): Promise<void> {
+  /** A stored event as the page gets it (rendered now), or null when the record is unreadable (logged). */
+  function served(key: string, data: string): WebChatEvent | null {
+    const e = parseRecord(storedWebChatEventSchema, data, { logger, key, what: 'web chat event' });
+    if (!e) return null;
+    const html = render(e.text, e.format);
+    if (e.t === 'edit') return { t: 'edit', id: e.id, html, ...(e.buttons ? { buttons: e.buttons } : {}) };
+    return { t: 'msg', id: e.id, from: e.from, html, ...(e.buttons ? { buttons: e.buttons } : {}) };
+  }
+
+  async function append(chatId: string, event: StoredWebChatEvent): Promise<void> {
     const r = conn();
     const k = streamKey(chatId);
     await r
@@ -104,13 +117,20 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
         t: 'msg',
         id: messageId,
         from: 'bot',
-        html: htmlOf(msg),
+        text: msg.text,
+        format: formatOf(msg),
         ...(buttons.length ? { buttons } : {}),
       });
       return { channel: key, chat: to.chat, messageId };
     },
     async edit(ref, msg) {
-      await append(ref.chat, { t: 'edit', id: ref.messageId, html: htmlOf(msg), buttons: buttonsOf(msg) });
+      await append(ref.chat, {
+        t: 'edit',
+        id: ref.messageId,
+        text: msg.text,
+        format: formatOf(msg),
+        buttons: buttonsOf(msg),
+      });
     },
     async typing(to) {
       // Ephemeral: published, never stored (a replay must not show a stale indicator).
@@ -119,7 +139,7 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
     async post(user: WebChatUser, text: string, clientId: string): Promise<ReceiveResult> {
       const id = `u-${clientId}`;
       // Shown at once (and on every gateway's feed); a resend with the same clientId replaces it on the page.
-      await append(user.chatId, { t: 'msg', id, from: 'user', html: opts.render.markdown(text) });
+      await append(user.chatId, { t: 'msg', id, from: 'user', text, format: 'markdown' });
       return hostOf().receive({
         kind: 'message',
         channel: key,
@@ -159,8 +179,8 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
               const entries = await r.xrange(k, last ? `(${last}` : '-', '+', 'COUNT', REPLAY_BATCH);
               for (const [id, fields] of entries) {
                 last = id;
-                const data = fields[1];
-                if (!closed && data !== undefined) onItem({ id, data });
+                const event = fields[1] === undefined ? null : served(`${k} ${id}`, fields[1]);
+                if (!closed && event) onItem({ id, data: JSON.stringify(event) });
               }
               if (entries.length < REPLAY_BATCH) return;
             }

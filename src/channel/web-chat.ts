@@ -1,5 +1,6 @@
 // The web chat's contract with the gateway's HTTP routes (src/web/chat-routes.ts): what a browser may do in a
 // chat, and the live feed of one chat. Implemented by channels/web; every gateway runs it (not single-consumer).
+import { z } from 'zod';
 import type { ChannelAdapter, ReceiveResult } from './types.ts';
 
 /** The signed-in browser user, as the auth hook established it. */
@@ -18,6 +19,34 @@ export interface WebChatFeedItem {
 }
 
 export type WebChatButton = { id: string; label: string; style?: string | undefined };
+
+/**
+ * What a chat's Redis stream holds: the text, never HTML, so a record read back is validated and rendered
+ * (sanitised) when it is served, whatever wrote it.
+ */
+export const storedWebChatEventSchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('msg'),
+    id: z.string().min(1).max(200),
+    from: z.enum(['bot', 'user']),
+    text: z.string(),
+    /** `plain`: text of a message whose formatted form was built for another platform (an approval card). */
+    format: z.enum(['markdown', 'plain']),
+    buttons: z
+      .array(z.array(z.object({ id: z.string().min(1), label: z.string(), style: z.string().optional() })))
+      .optional(),
+  }),
+  z.object({
+    t: z.literal('edit'),
+    id: z.string().min(1).max(200),
+    text: z.string(),
+    format: z.enum(['markdown', 'plain']),
+    buttons: z
+      .array(z.array(z.object({ id: z.string().min(1), label: z.string(), style: z.string().optional() })))
+      .optional(),
+  }),
+]);
+export type StoredWebChatEvent = z.infer<typeof storedWebChatEventSchema>;
 
 /** What the page applies: HTML here is already sanitised by the server. */
 export type WebChatEvent =

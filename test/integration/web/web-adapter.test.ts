@@ -93,6 +93,40 @@ describe('web adapter', () => {
     expect(after.map((i) => i.id)).toEqual([replay[1]?.id]);
   });
 
+  it('renders stored text when serving it, and skips a record it cannot read instead of stopping the feed', async () => {
+    const key = `${prefix}:web:chat:main:chat3`;
+    // Written straight to Redis, as a damaged record or another writer would: the feed still escapes and checks.
+    await redis.xadd(
+      key,
+      '*',
+      'e',
+      JSON.stringify({ t: 'msg', id: 'x1', from: 'bot', html: '<img src=x onerror=alert(1)>' }),
+    );
+    await redis.xadd(key, '*', 'e', 'not json');
+    await redis.xadd(
+      key,
+      '*',
+      'e',
+      JSON.stringify({
+        t: 'msg',
+        id: 'x2',
+        from: 'bot',
+        text: '<script>alert(1)</script> **hi**',
+        format: 'markdown',
+      }),
+    );
+    const items: WebChatFeedItem[] = [];
+    (await a.follow('chat3', undefined, (i) => items.push(i)))();
+    expect(parsed(items)).toEqual([
+      {
+        t: 'msg',
+        id: 'x2',
+        from: 'bot',
+        html: '<p>&lt;script&gt;alert(1)&lt;/script&gt; <strong>hi</strong></p>\n',
+      },
+    ]);
+  });
+
   it('hands a typed message and a button press to the host as the web user', async () => {
     received.length = 0;
     const user = { peerId: 'web:local', chatId: 'chat2' };
