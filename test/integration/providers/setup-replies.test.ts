@@ -2,7 +2,6 @@
 // key refused, gives one plain, actionable chat reply and never a provider's error body.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../helpers/free-port.ts';
 import { createRuntimeHarness, LOCAL_PEERS, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 
 const DEFAULT_TOML = readFileSync(new URL('../../../config/baton.toml', import.meta.url), 'utf8');
@@ -28,10 +27,11 @@ function defaultConfig(localUri: string, hosted: Record<string, string> = {}): s
   return `${text}\n${LOCAL_PEERS}`;
 }
 
-/** A loopback port nothing listens on: connections to it are refused. */
-async function closedUri(): Promise<string> {
-  return `http://127.0.0.1:${await freePort()}`;
-}
+/**
+ * A loopback port nothing listens on: connections to it are refused. Port 1 (tcpmux) is never served here; a
+ * port merely free a moment ago could be taken by a test running beside this one.
+ */
+const CLOSED_URI = 'http://127.0.0.1:1';
 
 let h: RuntimeHarness | undefined;
 afterEach(async () => {
@@ -41,7 +41,7 @@ afterEach(async () => {
 
 describe('default config with no model reachable', () => {
   it('Ollama refusing connections and no key set: the chat gets exactly the start-Ollama-or-set-a-key text', async () => {
-    h = await createRuntimeHarness('setup-unreachable', defaultConfig(await closedUri()), { env: {} });
+    h = await createRuntimeHarness('setup-unreachable', defaultConfig(CLOSED_URI), { env: {} });
     await h.local.inject({ chat: 'fresh', text: 'hello' });
     const replies = await h.local.waitForReplies(1, { chat: 'fresh', timeoutMs: 15_000 });
     expect(replies.map((r) => r.text)).toEqual([
@@ -59,7 +59,7 @@ describe('default config with no model reachable', () => {
     h = await createRuntimeHarness(
       'setup-key-refused',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the harness's placeholder for the fake's uri
-      defaultConfig(await closedUri(), { 'anthropic.hosted': '${MODEL_URI}' }),
+      defaultConfig(CLOSED_URI, { 'anthropic.hosted': '${MODEL_URI}' }),
       { env: { ANTHROPIC_API_KEY: key } },
     );
     h.server.script([{ status: 401, body }]);
