@@ -21,6 +21,8 @@ export interface ConfigReloaderOptions {
   env: Record<string, string | undefined>;
   live: LiveConfig;
   logger: Logger;
+  /** Told the load a reload applied (its diagnostics are now those of the config in effect). */
+  onApplied?: (loaded: LoadResult) => void;
   /** The loader; default: the real one (the same steps as `baton config check`). */
   load?: (path: string, env: Record<string, string | undefined>) => Promise<LoadResult>;
 }
@@ -53,6 +55,7 @@ export function createConfigReloader(o: ConfigReloaderOptions): ConfigReloader {
       o.logger.warn({ config_path: o.path, toml_path: path }, reloadRestartOnly(path));
     const changed = changedPaths(previous, kept.config);
     o.live.replace(kept.config);
+    o.onApplied?.(loaded);
     o.logger.info({ config_path: o.path, changed }, reloadApplied(o.path, changed));
     return { ok: true, changed, restartOnly: kept.paths, errors: [] };
   }

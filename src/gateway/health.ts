@@ -29,7 +29,8 @@ export interface HealthProbes {
   channelHolders?: () => Promise<Record<string, string | null>>;
   /** Each live worker's published status (its shell sandbox); absent: not reported. */
   workers?: () => Promise<Record<string, WorkerStatus>>;
-  diagnostics: ConfigDiagnostics;
+  /** Those of the config in effect (a good reload replaces them): read per request. */
+  diagnostics: () => ConfigDiagnostics;
   timeoutMs: number;
   /** Scrubs secrets from error texts before they are returned. */
   redact: (text: string) => string;
@@ -72,8 +73,9 @@ function sandboxProblems(workers: Record<string, WorkerStatus>, redact: (t: stri
 
 export async function checkHealth(p: HealthProbes): Promise<HealthReport> {
   const problems: string[] = [];
-  const configErrors = p.diagnostics.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
-  for (const s of p.diagnostics.droppedSections) problems.push(sectionDropped(s));
+  const config = p.diagnostics();
+  const configErrors = config.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+  for (const s of config.droppedSections) problems.push(sectionDropped(s));
   if (configErrors.length > 0) problems.push(configErrorCount(configErrors.length));
 
   const redis = await pingRedis(p.redis, p.timeoutMs);
@@ -115,6 +117,6 @@ export async function checkHealth(p: HealthProbes): Promise<HealthReport> {
   if (holders) report.channel_holders = holders;
   if (problems.length > 0) report.problems = problems;
   if (configErrors.length > 0) report.config_errors = configErrors;
-  if (p.diagnostics.droppedSections.length > 0) report.dropped_sections = [...p.diagnostics.droppedSections];
+  if (config.droppedSections.length > 0) report.dropped_sections = [...config.droppedSections];
   return report;
 }

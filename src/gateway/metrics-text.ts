@@ -22,7 +22,7 @@ export interface MetricsSources extends HealthProbes {
  */
 export async function renderMetrics(s: MetricsSources): Promise<string> {
   const redis = await pingRedis(s.redis, s.timeoutMs);
-  const configErrors = s.diagnostics.diagnostics.filter((d) => d.severity === 'error').length;
+  const configErrors = s.diagnostics().diagnostics.filter((d) => d.severity === 'error').length;
   const parts = [
     renderGauge('baton_redis_up', 'Whether this gateway reaches Redis (1) or not (0).', [
       { labels: {}, value: redis.ok ? 1 : 0 },

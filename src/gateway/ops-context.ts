@@ -21,8 +21,8 @@ export interface OpsServerDeps {
   /** A connected client for probes and stores (not a subscriber connection). */
   redis: Redis;
   logger: Logger;
-  /** From the config load (`LoadResult` fits): errors and dropped sections make /healthz `degraded`. */
-  diagnostics: ConfigDiagnostics;
+  /** Of the config in effect (read per request): errors and dropped sections make /healthz `degraded`. */
+  diagnostics: () => ConfigDiagnostics;
   /** Closed when the server closes. */
   queues: QueueStats;
   /** State of each channel this deployment is expected to hold; a `down` one degrades /healthz. */

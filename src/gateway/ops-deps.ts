@@ -20,8 +20,8 @@ export interface OpsDepsOptions {
   /** A connected, non-subscriber client (e.g. from `connectRedis`). */
   redis: Redis;
   logger: Logger;
-  /** The config `LoadResult` (its diagnostics and droppedSections). */
-  load: ConfigDiagnostics;
+  /** The config `LoadResult` (its diagnostics and droppedSections), or a getter of the one in effect now. */
+  load: ConfigDiagnostics | (() => ConfigDiagnostics);
   /** The process's abort bus; the API only publishes on it. */
   abortBus: AbortBus;
   /** Reuse the process's store when it has one; otherwise one is built on `redis`. */
@@ -37,11 +37,12 @@ export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
   const workerStatus = createWorkerStatusBoard(redis, prefix, logger);
   // The channels this deployment starts; each must have a live presence key for /healthz to be ok.
   const expected = liveChannelKeys(config);
+  const { load } = o;
   return {
     config,
     redis,
     logger,
-    diagnostics: o.load,
+    diagnostics: typeof load === 'function' ? load : () => load,
     queues: createQueueStats({ url: config.redis.url, prefix, channelKeys: expected }),
     channels: () => presence.states(expected),
     channelHolders: () => presence.holders(expected),

@@ -2,6 +2,7 @@
 // this process's own config file into its live config (config.md "Reload").
 import type { Redis } from 'ioredis';
 import type { LiveConfig } from '../config/live-config.ts';
+import type { LoadResult } from '../config/load.ts';
 import { createConfigReloader } from '../config/reloader.ts';
 import { listenForReloads } from '../control-plane/reload-bus.ts';
 import { newWorkerId } from '../core/ids.ts';
@@ -19,11 +20,19 @@ export interface ConfigReloadOptions {
   redis: Redis;
   signals: Pick<StopSignals, 'onReload'>;
   say(line: string): void;
+  /** Told each applied load (so /healthz reports the diagnostics of the config in effect). */
+  onApplied?: (loaded: LoadResult) => void;
 }
 
 /** Starts listening; resolves once subscribed (a `baton reload` from then on reaches this process). */
 export async function startConfigReload(o: ConfigReloadOptions): Promise<{ close(): Promise<void> }> {
-  const reloader = createConfigReloader({ path: o.configPath, env: o.env, live: o.live, logger: o.logger });
+  const reloader = createConfigReloader({
+    path: o.configPath,
+    env: o.env,
+    live: o.live,
+    logger: o.logger,
+    ...(o.onApplied ? { onApplied: o.onApplied } : {}),
+  });
   o.signals.onReload((signal) => {
     o.say(reloadRequested(signal, o.configPath));
     reloader.reload().catch((err: unknown) => o.logger.warn({ err: String(err) }, 'config reload failed'));

@@ -41,8 +41,8 @@ export interface GatewayRoleOptions {
   adapters: ChannelAdapter[];
   /** Agent per channel key for channels not in the config (the local test channel). */
   routes?: Record<string, string>;
-  /** Serve the operations API on [gateway] host/port, reporting these config diagnostics. */
-  ops?: ConfigDiagnostics;
+  /** Serve the operations API on [gateway] host/port, reporting these config diagnostics (a getter: after reloads). */
+  ops?: ConfigDiagnostics | (() => ConfigDiagnostics);
   /** Where button presses go; absent: the approvals broker (presses and token replies). */
   actions?: ActionHandler;
   /** Channel lease timings (tests shorten them) and a kill switch: when aborted, this gateway stops its channels

@@ -4,6 +4,7 @@ import { loadConfigFile } from '../config/index.ts';
 import { createLiveConfig } from '../config/live-config.ts';
 import { createLogger } from '../core/logger.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
+import type { ConfigDiagnostics } from '../gateway/health.ts';
 import { createChannelAdapters } from './channel-adapters.ts';
 import { startConfigReload } from './config-reload.ts';
 import { startGatewayRole } from './gateway-role.ts';
@@ -55,6 +56,8 @@ async function runUntilStopped(
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem; retrying'));
 
   const live = createLiveConfig(config);
+  // What /healthz reports: the diagnostics of the load in effect, replaced by each applied reload.
+  let inEffect: ConfigDiagnostics = loaded;
   const adapters = role === 'worker' ? [] : createChannelAdapters(config, logger);
   const roles: Role[] = [];
   let opsUrl: string | null = null;
@@ -65,7 +68,7 @@ async function runUntilStopped(
       logger,
       redis,
       adapters,
-      ops: loaded,
+      ops: () => inEffect,
       opsPages: { configPath },
     });
     opsUrl = gateway.opsUrl;
@@ -94,6 +97,9 @@ async function runUntilStopped(
     redis,
     signals,
     say: io.out,
+    onApplied: (next) => {
+      inEffect = next;
+    },
   });
   const label = role === 'start' ? 'gateway + worker' : role;
   for (const line of startupSummary(

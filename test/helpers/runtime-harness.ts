@@ -9,6 +9,7 @@ import { loadConfigText } from '../../src/config/index.ts';
 import { createLiveConfig } from '../../src/config/live-config.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger, type Logger } from '../../src/core/logger.ts';
+import type { ConfigDiagnostics } from '../../src/gateway/health.ts';
 import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
 import { startConfigReload } from '../../src/runtime/config-reload.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
@@ -96,10 +97,12 @@ export async function createRuntimeHarness(
   const configPath = opts.reloadable ? join(dataDir, 'baton.toml') : undefined;
   if (configPath) writeFileSync(configPath, configText);
   const live = configPath ? createLiveConfig(config) : undefined;
+  // As `baton start`: /healthz reports the diagnostics of the load in effect.
+  let inEffect: ConfigDiagnostics = loaded;
   const gateway = await startGatewayRole({
     config: gatewayConfig,
     ...(live ? { live } : {}),
-    ...(opts.ops ? { ops: loaded } : {}),
+    ...(opts.ops ? { ops: () => inEffect } : {}),
     logger,
     redis,
     adapters: [local, ...adapters],
@@ -133,6 +136,9 @@ export async function createRuntimeHarness(
           redis,
           signals: { onReload: () => {} },
           say: () => {},
+          onApplied: (next) => {
+            inEffect = next;
+          },
         })
       : undefined;
   return {

@@ -131,7 +131,7 @@ describe('channel lease', () => {
       queues: { counts: async () => ({}), close: async () => {} } as never,
       channels: () => presence.states([KEY]),
       channelHolders: () => presence.holders([KEY]),
-      diagnostics: { diagnostics: [], droppedSections: [] },
+      diagnostics: () => ({ diagnostics: [], droppedSections: [] }),
       timeoutMs: 1000,
       redact: (t) => t,
     });
