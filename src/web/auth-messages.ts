@@ -7,6 +7,7 @@ export const LOGIN_TOKEN_LABEL = 'API token';
 export const LOGIN_SUBMIT = 'Sign in';
 export const LOGIN_FAILED = 'Wrong name or token.';
 export const LOGIN_BAD_NAME = 'The name may use letters, digits, ".", "_" and "-" (at most 32).';
+export const SIGN_OUT = 'Sign out';
 export const LOGIN_RATE_LIMITED = 'Too many failed sign-ins from this address; try again later.';
 
 export const NOT_SIGNED_IN = 'not signed in';

@@ -26,6 +26,8 @@ export interface WebUser {
   /** Random per browser session, safe to show: the web chat's chat id. */
   chatId: string;
   csrf: string;
+  /** The silent loopback user (local mode): nothing to sign out of, the next page would sign it in again. */
+  local: boolean;
 }
 
 export interface WebAuthDeps {
@@ -50,8 +52,15 @@ export function sameSecret(given: string | undefined, expected: string): boolean
   return given !== undefined && given !== '' && same;
 }
 
-export function webUserOf(s: StoredSession): WebUser {
-  return { login: s.login, peerId: `web:${s.login}`, sessionId: s.sessionId, chatId: s.chatId, csrf: s.csrf };
+export function webUserOf(s: StoredSession, local: boolean): WebUser {
+  return {
+    login: s.login,
+    peerId: `web:${s.login}`,
+    sessionId: s.sessionId,
+    chatId: s.chatId,
+    csrf: s.csrf,
+    local,
+  };
 }
 
 export function sessionCookie(req: FastifyRequest, value: string, maxAgeSecs = SESSION_TTL_SECS): string {
@@ -120,7 +129,7 @@ export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
       session = await sessions.create(LOCAL_LOGIN);
       reply.header('set-cookie', sessionCookie(req, session.sessionId));
     }
-    if (session) req.webUser = webUserOf(session);
+    if (session) req.webUser = webUserOf(session, local);
     if (path === '/login') return; // the login routes decide (and a login POST has no session yet)
     if (!session) {
       if (wantsPage(req)) return reply.redirect(`/login?next=${encodeURIComponent(req.url)}`, 303);

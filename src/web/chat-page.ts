@@ -16,7 +16,7 @@ export function chatPage(opts: { alias: string; title: string; user: WebUser }):
   const { alias, title, user } = opts;
   return page({
     title,
-    user: { peerId: user.peerId, csrf: user.csrf },
+    user: { peerId: user.peerId, csrf: user.csrf, local: user.local },
     scripts: ['chat.js'],
     body: html`<section class="chat" id="chat" data-alias="${alias}">
 <h1>${title}</h1>

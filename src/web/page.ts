@@ -1,4 +1,5 @@
 // The shell every browser page shares: head (CSP-friendly: scripts only from /assets), header, nav, body.
+import { SIGN_OUT } from './auth-messages.ts';
 import { type Html, html } from './html.ts';
 
 export interface PageUser {
@@ -6,7 +7,12 @@ export interface PageUser {
   peerId: string;
   /** The session's CSRF token, read by the page scripts from <meta name="csrf-token"> for every write. */
   csrf: string;
+  /** The silent loopback user: no Sign out button (the next page would sign it in again). */
+  local: boolean;
 }
+
+/** Served by src/web/assets-route.ts: the header's Sign out button. */
+export const HEADER_SCRIPT = 'header.js';
 
 export interface PageOptions {
   title: string;
@@ -32,6 +38,8 @@ export function page(opts: PageOptions): string {
     (n) =>
       html`<a href="${n.href}"${n.href === opts.current ? html` aria-current="page"` : ''}>${n.label}</a>`,
   );
+  const signOut = opts.user !== null && !opts.user.local;
+  const scripts = [...(signOut ? [HEADER_SCRIPT] : []), ...(opts.scripts ?? [])];
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -40,12 +48,12 @@ export function page(opts: PageOptions): string {
 <title>${opts.title} · baton</title>
 ${opts.user ? html`<meta name="csrf-token" content="${opts.user.csrf}">` : ''}
 <link rel="stylesheet" href="/assets/baton.css">
-${(opts.scripts ?? []).map((s) => html`<script type="module" src="/assets/${s}"></script>`)}
+${scripts.map((s) => html`<script type="module" src="/assets/${s}"></script>`)}
 </head>
 <body>
 <header class="top"><strong>baton</strong><nav>${nav}</nav>${
     opts.user ? html`<span class="who">${opts.user.peerId}</span>` : ''
-  }</header>
+  }${signOut ? html`<button type="button" class="sign-out" id="sign-out">${SIGN_OUT}</button>` : ''}</header>
 <main>${opts.body}</main>
 </body>
 </html>

@@ -1,8 +1,9 @@
 // The web chat behind api_token in real Chromium: a page redirects to /login, a wrong token is refused, the
-// signed-in user is `web:<login>`, and peer groups decide who may talk (an unlisted user sees the refusal).
+// signed-in user is `web:<login>`, peer groups decide who may talk (an unlisted user sees the refusal), and the
+// header's Sign out ends the session.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGIN_FAILED } from '../../src/web/auth-messages.ts';
+import { LOGIN_FAILED, LOGIN_TITLE, SIGN_OUT } from '../../src/web/auth-messages.ts';
 import { NOT_ACCEPTED } from '../../src/web/chat-messages.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
@@ -70,5 +71,19 @@ describe.skipIf(!hasChromium)(`web chat login${hasChromium ? '' : ` (skipped: ${
     await page.press('#chat-input', 'Enter');
     await page.waitForSelector(`#chat-error:has-text("${NOT_ACCEPTED.unauthorised}")`);
     await screenshot(page, 'web-chat-login-unlisted');
+  });
+
+  it('signs out from the header: the session ends and the next page load goes to /login', async () => {
+    const page = await signIn('alice', TOKEN);
+    await page.waitForURL(/\/chat\/main$/);
+    await page.click(`header.top button:has-text("${SIGN_OUT}")`);
+    await page.waitForURL(/\/login$/);
+    await page.waitForSelector(`h1:has-text("${LOGIN_TITLE}")`);
+    await screenshot(page, 'web-chat-login-signed-out');
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'baton_session')).toBeUndefined();
+    await page.goto(`${h.opsUrl}/chat/main`);
+    await page.waitForURL(/\/login\?next=%2Fchat%2Fmain$/);
+    expect(await page.locator('header.top #sign-out').count()).toBe(0);
   });
 });

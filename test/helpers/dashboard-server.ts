@@ -13,6 +13,7 @@ export const TEST_WEB_USER = {
   sessionId: 'test-session',
   chatId: 'alice',
   csrf: 'test-csrf-token',
+  local: false,
 };
 
 export interface DashboardServer {

@@ -7,7 +7,13 @@ import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createOpsDeps } from '../../../src/gateway/ops-deps.ts';
 import { createOpsServer } from '../../../src/gateway/ops-server.ts';
-import { CROSS_SITE, CSRF_MISSING, LOGIN_FAILED, NOT_SIGNED_IN } from '../../../src/web/auth-messages.ts';
+import {
+  CROSS_SITE,
+  CSRF_MISSING,
+  LOGIN_FAILED,
+  NOT_SIGNED_IN,
+  SIGN_OUT,
+} from '../../../src/web/auth-messages.ts';
 import { LOGIN_FAILURES_ALLOWED } from '../../../src/web/login-routes.ts';
 import { registerWeb } from '../../../src/web/register-web.ts';
 import { webSessionKey } from '../../../src/web/session-store.ts';
@@ -230,5 +236,43 @@ describe('with api_token', () => {
     expect(out.statusCode).toBe(200);
     expect(String(out.headers['set-cookie'])).toContain('Max-Age=0');
     expect((await app.inject({ url: '/ui/whoami', headers: { cookie } })).statusCode).toBe(401);
+    const next = await app.inject({ url: '/', headers: { cookie, accept: 'text/html' } });
+    expect(next.statusCode).toBe(303);
+    expect(next.headers.location).toBe('/login?next=%2F');
+  });
+});
+
+describe('the header Sign out button', () => {
+  const BUTTON = `<button type="button" class="sign-out" id="sign-out">${SIGN_OUT}</button>`;
+  const SCRIPT = '<script type="module" src="/assets/header.js"></script>';
+
+  it('is in the header of a user who signed in with a login, with its script', async () => {
+    const { app } = server({ api_token: TOKEN });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `login=alice&token=${TOKEN}`,
+    });
+    for (const url of ['/', '/ui/tasks']) {
+      const page = await app.inject({ url, headers: { cookie: cookieOf(res), accept: 'text/html' } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toMatch(new RegExp(`<header class="top">.*${BUTTON}</header>`, 's'));
+      expect(page.body).toContain(SCRIPT);
+    }
+    const asset = await app.inject({ url: '/assets/header.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.body).toContain("'/logout'");
+    // The login page has nobody to sign out.
+    expect((await app.inject({ url: '/login' })).body).not.toContain('sign-out');
+  });
+
+  it('is not shown to the silent loopback `local` user', async () => {
+    const { app } = server();
+    const page = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('web:local');
+    expect(page.body).not.toContain('sign-out');
+    expect(page.body).not.toContain('header.js');
   });
 });

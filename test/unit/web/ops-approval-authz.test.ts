@@ -11,6 +11,7 @@ const user = (login: string): WebUser => ({
   sessionId: 's',
   chatId: 'c',
   csrf: 'x',
+  local: false,
 });
 const groups = (...gs: Omit<PeerGroup, 'name'>[]) => ({
   peer_groups: Object.fromEntries(gs.map((g, i) => [`g${i}`, { name: `g${i}`, ...g }])),
