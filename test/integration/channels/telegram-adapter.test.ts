@@ -128,6 +128,12 @@ describe('telegram adapter', () => {
     ]);
     const { id } = tg.injectCallback({ message: sent!.message, from: user(8, 'bob'), data: 'dn:1' });
     await waitEvents(1);
+    // Answered once the host returns: wait for the answer itself, not the event reaching the host.
+    await waitFor(
+      () => tg.calls.some((c) => c.method === 'answerCallbackQuery'),
+      20_000,
+      'the callback query answered',
+    );
     expect(tg.calls.find((c) => c.method === 'answerCallbackQuery')?.params).toMatchObject({
       callback_query_id: id,
     });

@@ -94,7 +94,12 @@ describe('telegram channel', () => {
       actionId: 'ap:9',
     });
     expect(presses[0]?.messageId).toBe(ref.messageId);
-    expect(tg.calls.some((c) => c.method === 'answerCallbackQuery')).toBe(true);
+    // The press is answered once the handler returns: wait for that answer itself, not the handler's call.
+    await waitFor(
+      () => tg.calls.some((c) => c.method === 'answerCallbackQuery'),
+      20_000,
+      'the callback query answered',
+    );
     await adapter!.edit(ref, { text: 'Approved by dave' });
     expect(sent.message.reply_markup).toBeUndefined();
     expect(sent.versions.map((v) => v.text)).toEqual(['Run it?', 'Approved by dave']);
