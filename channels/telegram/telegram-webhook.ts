@@ -4,26 +4,20 @@
 //
 // Several gateways may run the same bot: each calls setWebhook with the same parameters (idempotent) and serves
 // the route. None calls deleteWebhook on stop (it would cut the others off); long polling deletes it at its start.
-import { createHash, timingSafeEqual } from 'node:crypto';
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Bot, GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { ChannelHttpRequest, ChannelHttpResponse, ChannelHttpRoute } from '../../src/channel/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import { sameSecret } from '../../src/core/secret-compare.ts';
 
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 /** How long one request waits for the inbox before it is answered 503 (Telegram then redelivers). */
 const DELIVER_TIMEOUT_MS = 20_000;
 
 export const webhookPath = (alias: string): string => `/telegram/${alias}/webhook`;
-
-/** Constant-time, length included: both sides are hashed to the same size first. */
-export function secretMatches(expected: string, given: string | undefined): boolean {
-  if (given === undefined) return false;
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(expected), digest(given));
-}
 
 export interface WebhookOptions {
   alias: string;
@@ -91,7 +85,7 @@ export function createWebhook(opts: WebhookOptions): Webhook {
   }
 
   async function handle(req: ChannelHttpRequest): Promise<ChannelHttpResponse> {
-    if (!secretMatches(opts.secret, req.headers[SECRET_HEADER])) {
+    if (!sameSecret(req.headers[SECRET_HEADER], opts.secret)) {
       logger.warn({ path }, 'telegram webhook request with a wrong or missing secret token refused');
       return json(401, 'bad secret token');
     }

@@ -1,5 +1,5 @@
 // Bearer-token check of the ops API ([gateway] api_token); /healthz and /metrics stay open (config.md §15.2).
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../core/secret-compare.ts';
 
 /** Paths served without a token. Anything else needs one whenever api_token is set (fail closed). */
 export const OPEN_PATHS: ReadonlySet<string> = new Set(['/healthz', '/metrics']);
@@ -9,14 +9,15 @@ export function isOpenPath(url: string): boolean {
   return OPEN_PATHS.has(q === -1 ? url : url.slice(0, q));
 }
 
-const pathOnly = (url: string) => url.split('?', 1)[0] ?? url;
+/** The path of a request URL, without its query. */
+export const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
 
 /**
  * Browser paths: guarded by the session cookie of src/web/auth.ts instead of the bearer token (the ops API's
  * /api/* keeps the bearer).
  */
 export function isBrowserPath(url: string): boolean {
-  const p = pathOnly(url);
+  const p = pathOf(url);
   return (
     p === '/' ||
     p === '/login' ||
@@ -29,13 +30,10 @@ export function isBrowserPath(url: string): boolean {
 }
 
 /** Static files of the browser pages: open to everyone (they hold no data). */
-export const isAssetPath = (url: string) => pathOnly(url).startsWith('/assets/');
+export const isAssetPath = (url: string) => pathOf(url).startsWith('/assets/');
 
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
-/** True when `authorization` is `Bearer <token>`; compared in constant time over fixed-length digests. */
+/** True when `authorization` is `Bearer <token>`, compared in constant time. */
 export function bearerMatches(authorization: string | undefined, token: string): boolean {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
-  const same = timingSafeEqual(digest(m?.[1] ?? ''), digest(token));
-  return m !== null && same;
+  return sameSecret(m?.[1], token);
 }

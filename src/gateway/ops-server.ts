@@ -7,7 +7,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import { isLoopbackHost } from '../config/rules.ts';
-import { bearerMatches, isAssetPath, isBrowserPath, isOpenPath } from './auth.ts';
+import { bearerMatches, isAssetPath, isBrowserPath, isOpenPath, pathOf } from './auth.ts';
 import { registerChannelRoutes } from './channel-routes.ts';
 import { isLocalHostHeader } from './host-header.ts';
 import {
@@ -27,8 +27,6 @@ export type { OpsServerDeps } from './ops-context.ts';
 export const BODY_LIMIT_BYTES = 16 * 1024;
 /** Session keys (`<kind>.<alias>:<chat>:<thread>`) can exceed find-my-way's default of 100. */
 const MAX_PARAM_LENGTH = 512;
-
-const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
 
 export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   const ctx = resolveOpsContext(deps);

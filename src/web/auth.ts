@@ -1,12 +1,12 @@
 // Browser auth on the gateway's HTTP server: the `baton_session` cookie (sessions in Redis), the silent local
 // session on a loopback bind without api_token, the /login page otherwise, and CSRF + cross-site checks on writes.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { isLoopbackHost } from '../config/rules.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
-import { isAssetPath, isBrowserPath } from '../gateway/auth.ts';
+import { sameSecret } from '../core/secret-compare.ts';
+import { isAssetPath, isBrowserPath, pathOf } from '../gateway/auth.ts';
 import { CROSS_SITE, CSRF_MISSING, NOT_SIGNED_IN } from './auth-messages.ts';
 import { registerLoginRoutes } from './login-routes.ts';
 import { createSessionStore, SESSION_TTL_SECS, type StoredSession } from './session-store.ts';
@@ -40,17 +40,7 @@ export const SESSION_COOKIE = 'baton_session';
 /** The login of the one user of a loopback bind without api_token. */
 export const LOCAL_LOGIN = 'local';
 
-export const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
-
-export { isAssetPath, isBrowserPath };
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
-/** Constant-time equality over fixed-length digests (no length leak either). */
-export function sameSecret(given: string | undefined, expected: string): boolean {
-  const same = timingSafeEqual(digest(given ?? ''), digest(expected));
-  return given !== undefined && given !== '' && same;
-}
+export { isAssetPath, isBrowserPath, pathOf };
 
 export function webUserOf(s: StoredSession, local: boolean): WebUser {
   return {

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
-import { sameSecret, sessionCookie } from './auth.ts';
+import { sameSecret } from '../core/secret-compare.ts';
+import { sessionCookie } from './auth.ts';
 import {
   LOGIN_BAD_NAME,
   LOGIN_FAILED,

@@ -22,7 +22,7 @@ import {
 } from './messages.ts';
 import type { OpsPagesDeps } from './ops-pages-deps.ts';
 import { TASKS_SHOWN, type TaskRow, tasksFragment } from './tasks-page.ts';
-import { requireWebUser, requireWriter, type WebUser } from './web-user.ts';
+import { requireWebUser, type WebUser } from './web-user.ts';
 
 /** Served by src/web/assets-route.ts. */
 export const OPS_SCRIPT = 'ops.js';
@@ -102,7 +102,7 @@ ${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(
   });
 
   app.post<{ Params: { id: string } }>('/ui/tasks/:id/cancel', async (req, reply) => {
-    if (!requireWriter(req, reply)) return;
+    if (!requireWebUser(req, reply)) return;
     const id = req.params.id;
     const rec = isUuid(id) ? await deps.tasks.get(id) : null;
     if (rec?.kind !== 'delegate' || !rec) return reply.code(404).send({ error: TASK_NOT_FOUND(id) });
@@ -116,7 +116,7 @@ ${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(
   app.post<{ Params: { id: string }; Body: { answer?: unknown } | undefined }>(
     '/ui/approvals/:id/decide',
     async (req, reply) => {
-      const user = requireWriter(req, reply);
+      const user = requireWebUser(req, reply);
       if (!user) return;
       const answer = req.body?.answer;
       if (answer !== 'approve' && answer !== 'deny') return reply.code(400).send({ error: BAD_ANSWER });
@@ -129,7 +129,7 @@ ${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(
   app.post<{ Params: { profile: string }; Body: { mode?: unknown } | undefined }>(
     '/ui/config/risk-profiles/:profile/delegation-policy',
     async (req, reply) => {
-      const user = requireWriter(req, reply);
+      const user = requireWebUser(req, reply);
       if (!user) return;
       const { profile } = req.params;
       const mode = req.body?.mode;
