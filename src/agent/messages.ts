@@ -13,6 +13,6 @@ export const providerSwitchedText = (ref: string, type: string, model: string | 
 /** An old tool result cut to fit the context window (history-window.ts); not the max_tool_result_chars marker. */
 export const shortenedToolResult = (head: string, omitted: number) => `${head}\n[… ${omitted} chars omitted]`;
 
-/** A root turn's model request that got no answer within its deadline (request-deadline.ts). */
+/** A root turn's model request that got no answer within its deadline. */
 export const modelRequestTimedOut = (secs: number) =>
   `the model did not answer within ${secs}s (model request timed out)`;

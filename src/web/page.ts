@@ -18,7 +18,7 @@ export interface PageOptions {
   title: string;
   user: PageUser | null;
   body: Html;
-  /** Module scripts under /assets (e.g. `dashboard.js`); never inline. */
+  /** Module scripts under /assets (e.g. `ops.js`); never inline. */
   scripts?: readonly string[];
   /** The nav entry to mark as current (its href). */
   current?: string;

@@ -20,7 +20,7 @@ import { CONFIG_EDIT_UNAVAILABLE } from './messages.ts';
 /** What a delegation_policy save reports: ok, or the loader's diagnostics (shown verbatim). */
 export type PolicyEditResult = { ok: true; notes?: string[] } | { ok: false; diagnostics: string[] };
 
-/** src/config/edit-file.ts `applyDelegationPolicyMode` (format-preserving edit, validation, reload). */
+/** src/control-plane/config-file-edit.ts `applyDelegationPolicyMode` (format-preserving edit, validation, reload). */
 export type ApplyDelegationPolicyMode = (
   configPath: string,
   profile: string,

@@ -16,7 +16,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ['agent'],
   ['tools'],
   ['queue'],
-  ['web'],
   ['gateway'],
   ['web'],
   ['runtime'],
@@ -138,6 +137,19 @@ describe('folder layers of src/', () => {
     const sdk = (e: Edge) => /^(ai|@ai-sdk\/.+)$/.test(e.spec) || e.spec.startsWith('ai/');
     const hits = srcEdges.filter((e) => sdk(e) && srcFolder(e.file) !== 'providers');
     expect(show([...hits, ...channelEdges.filter(sdk)])).toEqual([]);
+  });
+
+  it('the channel libraries (grammy, discord.js, @slack/bolt) are imported only under channels/', () => {
+    const lib = (e: Edge) => /^(grammy|discord\.js|@slack\/bolt)(\/|$)/.test(e.spec);
+    expect(show(srcEdges.filter(lib))).toEqual([]);
+  });
+
+  it('src has no console calls (pino only; the CLI entry prints)', () => {
+    const offenders = sourceFiles('src').filter(
+      (f) =>
+        f !== 'src/cli.ts' && /\bconsole\.(log|error|warn|info)\(/.test(readFileSync(join(ROOT, f), 'utf8')),
+    );
+    expect(offenders).toEqual([]);
   });
 
   it('channel adapters import only src/channel, src/core, their own files and libraries', () => {
