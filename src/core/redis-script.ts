@@ -1,13 +1,27 @@
 // Loads a Lua script file (name ends with its key count, BullMQ style) and runs it by SHA with an EVAL fallback.
+// A line `--!include <path>` is replaced by that file's text (a fragment, relative to the including file), so a
+// rule written once in Lua (an outbox entry, a history append) is the same in every script that needs it.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
 
 export type RedisScript = (redis: Redis, keys: string[], args: (string | number)[]) => Promise<unknown>;
 
+const INCLUDE = /^--!include\s+(\S+)\s*$/gm;
+
+/** The script's text with its fragments inlined (once each; a fragment may include others). */
+export function readLuaSource(path: string, seen: Set<string> = new Set()): string {
+  return readFileSync(path, 'utf8').replace(INCLUDE, (_, rel: string) => {
+    const target = join(dirname(path), rel);
+    if (seen.has(target)) return '';
+    seen.add(target);
+    return readLuaSource(target, seen).trimEnd();
+  });
+}
+
 export function loadRedisScript(path: string): RedisScript {
-  const source = readFileSync(path, 'utf8');
+  const source = readLuaSource(path);
   // `-<n>.lua` declares the key count; `-var.lua` a script whose caller decides how many keys it passes.
   const suffix = /-(\d+|var)\.lua$/.exec(basename(path))?.[1];
   if (suffix === undefined) throw new Error(`Lua script ${path} must end with -<key count>.lua or -var.lua`);

@@ -4,27 +4,13 @@
 import type { Redis } from 'ioredis';
 import type { ApprovalDelivery } from '../approval/channel-asker.ts';
 import type { Recipient } from '../channel/types.ts';
-import { outboxStreamKey } from './names.ts';
+import { enqueueOutboxEntry } from './reply-outbox.ts';
 
 export function createApprovalDelivery(redis: Redis, prefix: string): ApprovalDelivery {
-  const request = async (op: 'post' | 'edit', channel: string, approvalId: string, to: Recipient) => {
-    await redis.xadd(
-      outboxStreamKey(prefix, channel),
-      '*',
-      'to',
-      JSON.stringify(to),
-      'text',
-      '',
-      'conv',
-      '',
-      'seq',
-      '',
-      'approval',
-      JSON.stringify({ op, approvalId }),
-    );
-  };
+  const request = (op: 'post' | 'edit', approvalId: string, to: Recipient) =>
+    enqueueOutboxEntry(redis, prefix, { to, approval: { op, approvalId } });
   return {
-    post: (channel, id, to) => request('post', channel, id, to),
-    edit: (channel, id, to) => request('edit', channel, id, to),
+    post: (_channel, id, to) => request('post', id, to),
+    edit: (_channel, id, to) => request('edit', id, to),
   };
 }

@@ -13,7 +13,8 @@ import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
 import { sessionIndexKey, sessionIndexMember } from '../session/session-index.ts';
-import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
+import { outboxStreamKey, replyIdempotencyKey, replySentKey } from './names.ts';
+import { outboxEntryArgs } from './outbox-entry.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-5.lua'));
@@ -29,9 +30,6 @@ export type QueuedMessage = z.infer<typeof queuedMessageSchema>;
 
 /** Conversation counters outlive any plausible gap between two messages of one conversation. */
 const SEQUENCE_TTL_SECS = 30 * 24 * 60 * 60;
-
-/** The key holding the last reply sequence sent in a conversation (see reply-order.ts). */
-export const replySentKey = (prefix: string, conversation: string) => `${prefix}:reply-sent:${conversation}`;
 
 /** Long enough to absorb platform redeliveries (Slack retries, Telegram offsets, webhook replays). */
 export const DEDUPE_TTL_SECS = 24 * 60 * 60;
@@ -145,9 +143,7 @@ export function createConversationInbox(redis: Redis, prefix: string, logger: Lo
           event.eventId,
           conversation,
           REPLY_IDEMPOTENCY_TTL_SECS,
-          JSON.stringify(turn.to),
-          turn.text,
-          event.seq,
+          ...outboxEntryArgs({ to: turn.to, text: turn.text, order: { conversation, seq: event.seq } }),
           turn.turnId,
           HISTORY_TTL_SECS,
           HISTORY_MAX_STORED,

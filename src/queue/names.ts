@@ -21,3 +21,8 @@ export const OUTBOX_GROUP = 'senders';
 export function replyIdempotencyKey(prefix: string, idempotencyKey: string): string {
   return `${prefix}:reply-key:${idempotencyKey}`;
 }
+
+/** The last reply sequence sent in a conversation (reply-order.ts claims against it, outbox-stream.ts moves it). */
+export function replySentKey(prefix: string, conversation: string): string {
+  return `${prefix}:reply-sent:${conversation}`;
+}

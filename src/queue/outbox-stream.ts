@@ -2,12 +2,11 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { type Recipient, recipientSchema } from '../channel/types.ts';
 import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
-import { replySentKey } from './conversation-inbox.ts';
-import { OUTBOX_GROUP, outboxStreamKey } from './names.ts';
+import { OUTBOX_GROUP, outboxStreamKey, replySentKey } from './names.ts';
+import { type OutboxEntry, parseOutboxEntry, type RawOutboxEntry } from './outbox-entry.ts';
 
 const ackReplies = loadRedisScript(join(import.meta.dirname, 'lua', 'ack-replies-var.lua'));
 /** Acknowledgements made in one tick leave together; a batch stays well under Lua's unpack limit. */
@@ -15,31 +14,6 @@ const MAX_ACK_BATCH = 500;
 const SENT_MARK_TTL_SECS = 30 * 24 * 60 * 60;
 /** A multi-chunk reply's progress outlives any retry schedule. */
 const PROGRESS_TTL_SECS = 7 * 24 * 60 * 60;
-
-/** An approval card to post or edit (approvals.md §10, §12): the gateway loads the record and renders it. */
-export interface ApprovalCardRequest {
-  op: 'post' | 'edit';
-  approvalId: string;
-}
-
-const approvalRequestSchema = z.object({ op: z.enum(['post', 'edit']), approvalId: z.uuid() });
-
-export interface OutboxEntry {
-  id: string;
-  /** Set for an approval card request (no text; outside any conversation's order). */
-  approval?: ApprovalCardRequest;
-  to: Recipient;
-  text: string;
-  /** Set for a conversation's replies, which leave in `seq` order. */
-  order?: { conversation: string; seq: number };
-  /** Taken over from a consumer that stopped answering: it may have sent part of it. */
-  reclaimed: boolean;
-  /**
-   * Not a reply this version can read: why. It is dropped (and logged) in its conversation's turn when
-   * `order` could still be read, at once without touching any mark otherwise.
-   */
-  malformed?: string;
-}
 
 export interface OutboxStream {
   /** Creates the consumer group if missing (a new deployment, or a Redis that lost its data). */
@@ -59,60 +33,6 @@ export interface OutboxStream {
   saveProgress(entry: OutboxEntry, chunksSent: number): Promise<void>;
   /** Forgets consumers (past gateway processes) that hold nothing and were idle longer than `idleMs`. */
   pruneConsumers(idleMs: number): Promise<number>;
-}
-
-type RawEntry = [id: string, fields: string[]] | null;
-
-/** The fields enqueue-reply-2.lua writes; `conv`/`seq` are both '' for a reply outside a conversation. */
-const fieldsSchema = z.object({
-  to: z.string(),
-  text: z.string(),
-  conv: z.string(),
-  seq: z.string(),
-});
-const SEQ = /^[1-9][0-9]{0,14}$/;
-
-function safeJson(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A conversation and sequence read on their own, so even an otherwise unreadable entry takes its turn. */
-function orderOf(f: Record<string, string>): OutboxEntry['order'] | 'none' | 'unreadable' {
-  if (f.conv === '' && f.seq === '') return 'none';
-  if (!f.conv || f.seq === undefined || !SEQ.test(f.seq)) return 'unreadable';
-  return { conversation: f.conv, seq: Number(f.seq) };
-}
-
-function parseEntry(raw: RawEntry, reclaimed: boolean): OutboxEntry | null {
-  if (!raw) return null;
-  const [id, fields] = raw;
-  const f: Record<string, string> = {};
-  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
-  const order = orderOf(f);
-  const ordered = typeof order === 'object' ? { order } : {};
-  const malformed = (reason: string): OutboxEntry => ({
-    id,
-    to: { channel: '?', chat: '?' },
-    text: '',
-    ...ordered,
-    reclaimed,
-    malformed: reason,
-  });
-  const shape = fieldsSchema.safeParse(f);
-  if (!shape.success) return malformed(`missing field ${String(shape.error.issues[0]?.path[0] ?? '?')}`);
-  if (order === 'unreadable') return malformed('bad conv/seq');
-  const to = recipientSchema.safeParse(safeJson(shape.data.to));
-  if (!to.success) return malformed('bad recipient');
-  if (f.approval !== undefined) {
-    const approval = approvalRequestSchema.safeParse(safeJson(f.approval));
-    if (!approval.success) return malformed('bad approval request');
-    return { id, to: to.data, text: '', approval: approval.data, reclaimed };
-  }
-  return { id, to: to.data, text: shape.data.text, ...ordered, reclaimed };
 }
 
 export function isNoGroupError(err: unknown): boolean {
@@ -172,9 +92,9 @@ export function createOutboxStream(
         'STREAMS',
         key,
         '>',
-      )) as [string, RawEntry[]][] | null;
+      )) as [string, RawOutboxEntry[]][] | null;
       const entries = res?.[0]?.[1] ?? [];
-      return entries.map((e) => parseEntry(e, false)).filter((e): e is OutboxEntry => e !== null);
+      return entries.map((e) => parseOutboxEntry(e, false)).filter((e): e is OutboxEntry => e !== null);
     },
     async reclaim(minIdleMs, count) {
       const out: OutboxEntry[] = [];
@@ -190,10 +110,10 @@ export function createOutboxStream(
           cursor,
           'COUNT',
           batch,
-        )) as [string, RawEntry[]];
+        )) as [string, RawOutboxEntry[]];
         cursor = res[0];
         for (const raw of res[1] ?? []) {
-          const entry = parseEntry(raw, true);
+          const entry = parseOutboxEntry(raw, true);
           if (entry) out.push(entry);
         }
       } while (cursor !== '0-0' && out.length < count);

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { ReplyOrder } from '../channel/types.ts';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
-import { replySentKey } from './conversation-inbox.ts';
+import { replySentKey } from './names.ts';
 
 const claimReplySlot = loadRedisScript(join(import.meta.dirname, 'lua', 'claim-reply-slot-1.lua'));
 

@@ -1,16 +1,34 @@
-// The outbox producer: replies go to the sending channel's Redis stream, once per idempotency key.
-// A stream rather than a BullMQ job per reply: the gateway reads replies in batches (one round trip for
-// many), a turn's reply is queued in the same script that settles its event, and the stream keeps order.
+// The outbox producer: replies and approval card requests go to the channel's Redis stream, replies once per
+// idempotency key. A stream rather than a BullMQ job per reply: the gateway reads replies in batches (one round
+// trip for many), a turn's reply is queued in the same script that settles its event, and the stream keeps order.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { OutboundMessage, OutboxWriter, Recipient, ReplyOrder } from '../channel/types.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
+import { type NewOutboxEntry, outboxEntryArgs } from './outbox-entry.ts';
 
-const enqueueReply = loadRedisScript(join(import.meta.dirname, 'lua', 'enqueue-reply-2.lua'));
+const enqueueScript = loadRedisScript(join(import.meta.dirname, 'lua', 'enqueue-reply-2.lua'));
 
 /** A queued reply is recognised this long, so a redelivered turn that replies again is dropped. */
 export const REPLY_IDEMPOTENCY_TTL_SECS = 24 * 60 * 60;
+
+/**
+ * Queues one entry. With an idempotency key, a repeat of the key is dropped; without one (card requests: each is
+ * its own, an edit may follow a post of the same card) it is always queued.
+ */
+export async function enqueueOutboxEntry(
+  redis: Redis,
+  prefix: string,
+  entry: NewOutboxEntry,
+  idempotencyKey?: string,
+): Promise<void> {
+  await enqueueScript(
+    redis,
+    [replyIdempotencyKey(prefix, idempotencyKey ?? ''), outboxStreamKey(prefix, entry.to.channel)],
+    [idempotencyKey === undefined ? 0 : REPLY_IDEMPOTENCY_TTL_SECS, ...outboxEntryArgs(entry)],
+  );
+}
 
 /** `redact` is the last line of defence for every reply, card and cron delivery queued here. */
 export function createReplyOutbox(
@@ -20,17 +38,8 @@ export function createReplyOutbox(
 ): OutboxWriter {
   return {
     async enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string, order?: ReplyOrder) {
-      await enqueueReply(
-        redis,
-        [replyIdempotencyKey(prefix, idempotencyKey), outboxStreamKey(prefix, to.channel)],
-        [
-          REPLY_IDEMPOTENCY_TTL_SECS,
-          JSON.stringify(to),
-          redact(msg.text),
-          order?.conversation ?? '',
-          order?.seq ?? '',
-        ],
-      );
+      const entry = { to, text: redact(msg.text), ...(order ? { order } : {}) };
+      await enqueueOutboxEntry(redis, prefix, entry, idempotencyKey);
     },
   };
 }

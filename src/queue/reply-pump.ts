@@ -1,27 +1,24 @@
-// Sends a channel's outbox: batched stream reads, per-conversation order, chunking, pacing, retry_after,
-// retries with backoff, resumable chunks, and takeover of replies a crashed gateway left unsent.
+// Sends a channel's outbox: the reader (batched stream reads, bounded in flight), per-conversation order through
+// lanes, the sender (reply-sender.ts: chunking, pacing, retry_after, retries, resumable chunks) and the keeper
+// (outbox-keeper.ts: keep-alive and takeover of replies a crashed gateway left unsent).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { chunkMarkdown } from '../channel/markdown/chunk.ts';
-import { type ChannelAdapter, ChannelRateLimitError, type Recipient } from '../channel/types.ts';
+import type { ChannelAdapter, Recipient } from '../channel/types.ts';
 import type { MetricsStore } from '../control-plane/metrics-store.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
-import {
-  type ApprovalCardRequest,
-  createOutboxStream,
-  isNoGroupError,
-  type OutboxEntry,
-} from './outbox-stream.ts';
+import type { ApprovalCardRequest, OutboxEntry } from './outbox-entry.ts';
+import { startOutboxKeeper } from './outbox-keeper.ts';
+import { createOutboxStream, isNoGroupError } from './outbox-stream.ts';
 import { createLanes } from './reply-lanes.ts';
 import { createReplyOrderGate } from './reply-order.ts';
+import { createReplySender } from './reply-sender.ts';
 
 const READ_COUNT = 128;
 const READ_BLOCK_MS = 1000;
 /** Entries read but not yet sent; reading pauses above this. */
 const MAX_IN_FLIGHT = 512;
-const SEND_CONCURRENCY = 16;
 /** Live consumers touch their entries every keepAliveMs; untouched for minIdleMs means the consumer died. */
 const DEFAULT_TIMINGS: PumpTimings = {
   keepAliveMs: 2000,
@@ -75,31 +72,6 @@ export interface ReplyPump {
   close(): Promise<void>;
 }
 
-/** Waits until this chat may receive another message, then claims the slot (one Redis SET NX PX per try). */
-async function pace(redis: Redis, key: string, intervalMs: number, signal: AbortSignal): Promise<void> {
-  if (intervalMs <= 0) return;
-  while (!signal.aborted) {
-    if ((await redis.set(key, '1', 'PX', intervalMs, 'NX')) === 'OK') return;
-    const ttl = await redis.pttl(key);
-    await sleep(Math.max(ttl, 10), undefined, { signal }).catch(() => {});
-  }
-}
-
-function createSemaphore(limit: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((r) => waiting.push(r));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   const { adapter, logger, redis } = opts;
   const t: PumpTimings = { ...DEFAULT_TIMINGS, ...opts.timings };
@@ -109,11 +81,22 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   reader.on('error', () => {}); // ioredis reconnects; the read loop waits
   const stop = new AbortController();
   const pause = (ms: number) => sleep(ms, undefined, { signal: stop.signal }).catch(() => {});
-  const limit = createSemaphore(SEND_CONCURRENCY);
+  const sender = createReplySender({
+    adapter,
+    redis,
+    prefix: opts.prefix,
+    logger,
+    stream,
+    minIntervalMs: opts.minIntervalMs,
+    maxAttempts: t.maxAttempts,
+    backoffMs: t.backoffMs,
+    metrics: opts.metrics,
+    redact: opts.redact,
+    signal: stop.signal,
+  });
   const inFlight = new Set<string>();
   /** Last sequence this process sent per conversation: the next one needs no Redis check. */
   const lastSent = new Map<string, number>();
-  let pausedUntil = 0;
   let roomForMore: (() => void) | null = null;
 
   /** Whether an ordered entry may leave now, was already sent, or must wait for its predecessor. */
@@ -124,61 +107,6 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
     if (known !== undefined && seq === known + 1) return 'send';
     if (known !== undefined && seq <= known) return 'already_sent';
     return order.claim(entry.order);
-  }
-
-  /** Sends every chunk not yet sent; false when stopping (the entry stays queued). */
-  async function sendChunks(entry: OutboxEntry): Promise<{ done: boolean; progressSaved: boolean }> {
-    // Redacted before chunking, so a secret cannot straddle two chunks; deterministic, so resumes line up.
-    const chunks = chunkMarkdown(
-      opts.redact ? opts.redact(entry.text) : entry.text,
-      adapter.maxMessageLength,
-    );
-    const paceKey = `${opts.prefix}:pace:${adapter.key}:${entry.to.chat}`;
-    let sent = await stream.progress(entry);
-    let attempts = 0;
-    let progressSaved = false;
-    while (sent < chunks.length) {
-      if (stop.signal.aborted) return { done: false, progressSaved };
-      if (Date.now() < pausedUntil) {
-        await pause(pausedUntil - Date.now());
-        continue;
-      }
-      await pace(redis, paceKey, opts.minIntervalMs, stop.signal);
-      try {
-        await limit(() => adapter.send(entry.to, { text: chunks[sent]! }));
-        opts.metrics?.countOutbox(adapter.key, 'sent');
-        sent++;
-        // Resumable: whoever retries this entry after a crash sends only the chunks not yet sent.
-        if (sent < chunks.length) {
-          await stream.saveProgress(entry, sent);
-          progressSaved = true;
-        }
-      } catch (err) {
-        if (err instanceof ChannelRateLimitError) {
-          opts.metrics?.countOutbox(adapter.key, 'rate_limited');
-          logger.warn(
-            { channel: adapter.key, retry_after_ms: err.retryAfterMs },
-            'channel rate limited; pausing sends',
-          );
-          pausedUntil = Math.max(pausedUntil, Date.now() + err.retryAfterMs);
-          continue;
-        }
-        attempts++;
-        opts.metrics?.countOutbox(adapter.key, 'failed');
-        logger.warn(
-          { channel: adapter.key, entry_id: entry.id, err: errorMessage(err) },
-          'outbox send failed',
-        );
-        if (attempts >= t.maxAttempts) {
-          // Given up: the conversation's later replies leave rather than wait forever.
-          opts.metrics?.countOutbox(adapter.key, 'dropped');
-          logger.error({ channel: adapter.key, entry_id: entry.id }, 'reply dropped after its last attempt');
-          break;
-        }
-        await pause(t.backoffMs * 2 ** (attempts - 1));
-      }
-    }
-    return { done: true, progressSaved };
   }
 
   async function deliverApproval(entry: OutboxEntry, req: ApprovalCardRequest): Promise<'done'> {
@@ -208,7 +136,7 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
       );
     }
     const { done, progressSaved } =
-      turn === 'send' && !entry.malformed ? await sendChunks(entry) : { done: true, progressSaved: false };
+      turn === 'send' && !entry.malformed ? await sender.send(entry) : { done: true, progressSaved: false };
     if (!done) return 'done'; // stopping: the entry stays queued for whoever reclaims it
     await stream.ack(entry, progressSaved);
     if (entry.order) {
@@ -262,40 +190,24 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
     }
   }
 
-  let lastPrune = 0;
-  async function keepAliveAndReclaim(): Promise<void> {
-    await stream.touch([...inFlight]);
-    const room = MAX_IN_FLIGHT - inFlight.size;
-    if (room > 0) for (const entry of await stream.reclaim(t.minIdleMs, room)) dispatch(entry);
-    // Every gateway start adds a consumer name; the ones of stopped gateways go once they hold nothing.
-    if (Date.now() - lastPrune > t.pruneEveryMs) {
-      lastPrune = Date.now();
-      await stream.pruneConsumers(t.pruneIdleMs);
-    }
-  }
-
   const reading = stream
     .ensureGroup()
     .catch(() => {}) // the read loop recreates it on NOGROUP
     .then(readLoop);
-  let ticking = false; // during a Redis outage a tick waits; later ticks must not pile up behind it
-  const timer = setInterval(() => {
-    if (ticking) return;
-    ticking = true;
-    keepAliveAndReclaim()
-      .catch((err: unknown) =>
-        logger.warn({ channel: adapter.key, err: errorMessage(err) }, 'outbox reclaim failed'),
-      )
-      .finally(() => {
-        ticking = false;
-      });
-  }, t.keepAliveMs);
-  timer.unref();
+  const stopKeeper = startOutboxKeeper({
+    stream,
+    channel: adapter.key,
+    logger,
+    timings: t,
+    inFlight: () => inFlight,
+    room: () => MAX_IN_FLIGHT - inFlight.size,
+    dispatch,
+  });
 
   return {
     async close() {
       stop.abort();
-      clearInterval(timer);
+      stopKeeper();
       roomForMore?.();
       reader.disconnect();
       const bounded = (p: Promise<unknown>) => Promise.race([p, sleep(5000, undefined, { ref: false })]);

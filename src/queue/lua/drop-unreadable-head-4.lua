@@ -6,6 +6,7 @@
 -- ARGV[1] the unreadable head as stored, ARGV[2] conversation id, ARGV[3] recipient JSON ('' when unknown),
 -- ARGV[4] reply text, ARGV[5] the sequence read from the head ('' when unreadable)
 -- Returns { 1 when this call dropped it, the new head or '' }.
+--!include outbox-entry.fragment.lua
 local dropped = 0
 if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then
   -- Every accepted event took the next number and events leave from the head, so the head's number is the
@@ -15,7 +16,7 @@ if redis.call('LINDEX', KEYS[1], 0) == ARGV[1] then
   redis.call('LPOP', KEYS[1])
   dropped = 1
   if ARGV[3] ~= '' and seq > 0 then
-    redis.call('XADD', KEYS[4], '*', 'to', ARGV[3], 'text', ARGV[4], 'conv', ARGV[2], 'seq', seq)
+    outbox_add(KEYS[4], ARGV[3], ARGV[4], ARGV[2], seq, '')
   end
 end
 if redis.call('LLEN', KEYS[1]) == 0 then

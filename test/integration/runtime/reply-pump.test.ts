@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalChannel, type LocalChannel } from '../../../channels/local/local-adapter.ts';
 import type { OutboxWriter } from '../../../src/channel/types.ts';
 import { createMetricsStore } from '../../../src/control-plane/metrics-store.ts';
-import { replySentKey } from '../../../src/queue/conversation-inbox.ts';
+import { replySentKey } from '../../../src/queue/names.ts';
 import { OUTBOX_GROUP, outboxStreamKey } from '../../../src/queue/names.ts';
 import { createReplyOutbox } from '../../../src/queue/reply-outbox.ts';
 import { type ReplyPump, type ReplyPumpOptions, startReplyPump } from '../../../src/queue/reply-pump.ts';

@@ -1,0 +1,97 @@
+// The outbox entry, in one place: what a reply or an approval card request looks like on a channel's outbox
+// stream. Lua writes it through outbox-entry.fragment.lua from the ARGV block built here; the gateway parses it
+// back here. Nothing else knows the field names.
+import { z } from 'zod';
+import { type Recipient, type ReplyOrder, recipientSchema } from '../channel/types.ts';
+
+/** An approval card to post or edit (approvals.md §10, §12): the gateway loads the record and renders it. */
+export interface ApprovalCardRequest {
+  op: 'post' | 'edit';
+  approvalId: string;
+}
+
+const approvalRequestSchema = z.object({ op: z.enum(['post', 'edit']), approvalId: z.uuid() });
+
+export interface OutboxEntry {
+  id: string;
+  /** Set for an approval card request (no text; outside any conversation's order). */
+  approval?: ApprovalCardRequest;
+  to: Recipient;
+  text: string;
+  /** Set for a conversation's replies, which leave in `seq` order. */
+  order?: { conversation: string; seq: number };
+  /** Taken over from a consumer that stopped answering: it may have sent part of it. */
+  reclaimed: boolean;
+  /**
+   * Not a reply this version can read: why. It is dropped (and logged) in its conversation's turn when
+   * `order` could still be read, at once without touching any mark otherwise.
+   */
+  malformed?: string;
+}
+
+/** What a producer queues: a reply (with its place in a conversation, if any) or a card request. */
+export type NewOutboxEntry =
+  | { to: Recipient; text: string; order?: ReplyOrder }
+  | { to: Recipient; approval: ApprovalCardRequest };
+
+/** The fragment's ARGV block, in its order: to, text, conv, seq, approval. */
+export function outboxEntryArgs(entry: NewOutboxEntry): (string | number)[] {
+  if ('approval' in entry) return [JSON.stringify(entry.to), '', '', '', JSON.stringify(entry.approval)];
+  return [JSON.stringify(entry.to), entry.text, entry.order?.conversation ?? '', entry.order?.seq ?? '', ''];
+}
+
+/** The fields every entry has; `conv`/`seq` are both '' for a reply outside a conversation. */
+const fieldsSchema = z.object({
+  to: z.string(),
+  text: z.string(),
+  conv: z.string(),
+  seq: z.string(),
+});
+const SEQ = /^[1-9][0-9]{0,14}$/;
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A conversation and sequence read on their own, so even an otherwise unreadable entry takes its turn. */
+function orderOf(f: Record<string, string>): OutboxEntry['order'] | 'none' | 'unreadable' {
+  if (f.conv === '' && f.seq === '') return 'none';
+  if (!f.conv || f.seq === undefined || !SEQ.test(f.seq)) return 'unreadable';
+  return { conversation: f.conv, seq: Number(f.seq) };
+}
+
+/** A stream entry as XREADGROUP / XAUTOCLAIM return it (null for an entry deleted meanwhile). */
+export type RawOutboxEntry = [id: string, fields: string[]] | null;
+
+/** Never throws: an entry this version cannot read comes back `malformed`, with its order when readable. */
+export function parseOutboxEntry(raw: RawOutboxEntry, reclaimed: boolean): OutboxEntry | null {
+  if (!raw) return null;
+  const [id, fields] = raw;
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+  const order = orderOf(f);
+  const ordered = typeof order === 'object' ? { order } : {};
+  const malformed = (reason: string): OutboxEntry => ({
+    id,
+    to: { channel: '?', chat: '?' },
+    text: '',
+    ...ordered,
+    reclaimed,
+    malformed: reason,
+  });
+  const shape = fieldsSchema.safeParse(f);
+  if (!shape.success) return malformed(`missing field ${String(shape.error.issues[0]?.path[0] ?? '?')}`);
+  if (order === 'unreadable') return malformed('bad conv/seq');
+  const to = recipientSchema.safeParse(safeJson(shape.data.to));
+  if (!to.success) return malformed('bad recipient');
+  if (f.approval !== undefined) {
+    const approval = approvalRequestSchema.safeParse(safeJson(f.approval));
+    if (!approval.success) return malformed('bad approval request');
+    return { id, to: to.data, text: '', approval: approval.data, reclaimed };
+  }
+  return { id, to: to.data, text: shape.data.text, ...ordered, reclaimed };
+}

@@ -1,0 +1,126 @@
+// The sending side of a channel's reply pump: one entry's chunks to the platform, paced per chat, honouring
+// retry_after, retried with backoff, resumable after a crash (progress saved per chunk).
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { chunkMarkdown } from '../channel/markdown/chunk.ts';
+import { type ChannelAdapter, ChannelRateLimitError } from '../channel/types.ts';
+import type { MetricsStore } from '../control-plane/metrics-store.ts';
+import { errorMessage } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import type { OutboxEntry } from './outbox-entry.ts';
+import type { OutboxStream } from './outbox-stream.ts';
+
+const SEND_CONCURRENCY = 16;
+
+export interface ReplySenderOptions {
+  adapter: ChannelAdapter;
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+  stream: Pick<OutboxStream, 'progress' | 'saveProgress'>;
+  /** `reply_min_interval_secs` of the channel, in ms. */
+  minIntervalMs: number;
+  maxAttempts: number;
+  backoffMs: number;
+  metrics?: Pick<MetricsStore, 'countOutbox'> | undefined;
+  redact?: ((text: string) => string) | undefined;
+  /** Aborted when the pump stops: a send in progress gives up between chunks, leaving the entry queued. */
+  signal: AbortSignal;
+}
+
+export interface ReplySender {
+  /** Sends every chunk not yet sent; `done: false` when stopping (the entry stays queued). */
+  send(entry: OutboxEntry): Promise<{ done: boolean; progressSaved: boolean }>;
+}
+
+/** Waits until this chat may receive another message, then claims the slot (one Redis SET NX PX per try). */
+async function pace(redis: Redis, key: string, intervalMs: number, signal: AbortSignal): Promise<void> {
+  if (intervalMs <= 0) return;
+  while (!signal.aborted) {
+    if ((await redis.set(key, '1', 'PX', intervalMs, 'NX')) === 'OK') return;
+    const ttl = await redis.pttl(key);
+    await sleep(Math.max(ttl, 10), undefined, { signal }).catch(() => {});
+  }
+}
+
+function createSemaphore(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (active >= limit) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      return await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+export function createReplySender(opts: ReplySenderOptions): ReplySender {
+  const { adapter, logger, redis, signal } = opts;
+  const limit = createSemaphore(SEND_CONCURRENCY);
+  const pause = (ms: number) => sleep(ms, undefined, { signal }).catch(() => {});
+  /** A platform's retry_after holds every send of the channel, not just the chat that got it. */
+  let pausedUntil = 0;
+
+  return {
+    async send(entry) {
+      // Redacted before chunking, so a secret cannot straddle two chunks; deterministic, so resumes line up.
+      const chunks = chunkMarkdown(
+        opts.redact ? opts.redact(entry.text) : entry.text,
+        adapter.maxMessageLength,
+      );
+      const paceKey = `${opts.prefix}:pace:${adapter.key}:${entry.to.chat}`;
+      let sent = await opts.stream.progress(entry);
+      let attempts = 0;
+      let progressSaved = false;
+      while (sent < chunks.length) {
+        if (signal.aborted) return { done: false, progressSaved };
+        if (Date.now() < pausedUntil) {
+          await pause(pausedUntil - Date.now());
+          continue;
+        }
+        await pace(redis, paceKey, opts.minIntervalMs, signal);
+        try {
+          await limit(() => adapter.send(entry.to, { text: chunks[sent]! }));
+          opts.metrics?.countOutbox(adapter.key, 'sent');
+          sent++;
+          // Resumable: whoever retries this entry after a crash sends only the chunks not yet sent.
+          if (sent < chunks.length) {
+            await opts.stream.saveProgress(entry, sent);
+            progressSaved = true;
+          }
+        } catch (err) {
+          if (err instanceof ChannelRateLimitError) {
+            opts.metrics?.countOutbox(adapter.key, 'rate_limited');
+            logger.warn(
+              { channel: adapter.key, retry_after_ms: err.retryAfterMs },
+              'channel rate limited; pausing sends',
+            );
+            pausedUntil = Math.max(pausedUntil, Date.now() + err.retryAfterMs);
+            continue;
+          }
+          attempts++;
+          opts.metrics?.countOutbox(adapter.key, 'failed');
+          logger.warn(
+            { channel: adapter.key, entry_id: entry.id, err: errorMessage(err) },
+            'outbox send failed',
+          );
+          if (attempts >= opts.maxAttempts) {
+            // Given up: the conversation's later replies leave rather than wait forever.
+            opts.metrics?.countOutbox(adapter.key, 'dropped');
+            logger.error(
+              { channel: adapter.key, entry_id: entry.id },
+              'reply dropped after its last attempt',
+            );
+            break;
+          }
+          await pause(opts.backoffMs * 2 ** (attempts - 1));
+        }
+      }
+      return { done: true, progressSaved };
+    },
+  };
+}
