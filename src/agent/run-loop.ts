@@ -214,16 +214,16 @@ async function timedModelRequest(
 ): Promise<ModelResponse> {
   try {
     const res = await pending;
-    run.services.metrics?.observeModelRequest(Date.now() - startedAt, res.served.providerType, true);
+    run.services.metrics.observeModelRequest(Date.now() - startedAt, res.served.providerType, true);
     return res;
   } catch (err) {
     if (!run.signal.aborted) {
-      run.services.metrics?.observeModelRequest(
+      run.services.metrics.observeModelRequest(
         Date.now() - startedAt,
         provider.requested.providerType,
         false,
       );
-      run.services.metrics?.countError('model_request');
+      run.services.metrics.countError('model_request');
     }
     throw err;
   }

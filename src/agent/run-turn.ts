@@ -94,7 +94,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     budgetSize !== undefined
       ? { kind: 'root', budget: services.treeBudget, rootRunId: runId }
       : { kind: 'none' };
-  const countApproval = (o: ApprovalOutcome) => services.metrics?.countApproval(o);
+  const countApproval = (o: ApprovalOutcome) => services.metrics.countApproval(o);
   const createGate = (p: typeof policy) =>
     createApprovalGate({ policy: p, shellExempt: true, asker: req.asker, onDecision: countApproval });
 
@@ -158,11 +158,11 @@ async function timedTurn(
 ): Promise<TurnResult> {
   try {
     const result = await turn;
-    services.metrics?.observeTurn(Date.now() - startedAt, 'ok');
+    services.metrics.observeTurn(Date.now() - startedAt, 'ok');
     return result;
   } catch (err) {
-    services.metrics?.observeTurn(Date.now() - startedAt, signal.aborted ? 'aborted' : 'error');
-    if (!signal.aborted) services.metrics?.countError('turn');
+    services.metrics.observeTurn(Date.now() - startedAt, signal.aborted ? 'aborted' : 'error');
+    if (!signal.aborted) services.metrics.countError('turn');
     throw err;
   }
 }

@@ -50,7 +50,7 @@ export async function dispatchToolCall(
   if (!parsed.success) return fail(zodIssueText(call.name, parsed.error.issues));
   const result = await executeTool(run, tool, parsed.data, call.id);
   run.logger.info({ tool: call.name, tool_call_id: call.id, success: result.success }, 'tool call finished');
-  run.services.metrics?.countToolCall(call.name, result.success);
+  run.services.metrics.countToolCall(call.name, result.success);
   return result;
 }
 

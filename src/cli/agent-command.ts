@@ -8,6 +8,7 @@ import { createLogger } from '../core/logger.ts';
 import { createTextRedactor } from '../core/redact.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
 import { type CronScheduler, createCronScheduler } from '../queue/cron-scheduler.ts';
+import { createDelegationServices, type DelegationHandle } from '../queue/delegate-queue.ts';
 import { createDelegateWorker, type DelegateWorker } from '../queue/delegate-worker.ts';
 import { createRuntimeServices } from '../runtime/services.ts';
 
@@ -41,8 +42,8 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
   process.once('SIGTERM', onSignal);
   let delegateWorker: DelegateWorker | undefined;
   let cron: CronScheduler | undefined;
+  let delegation: DelegationHandle | undefined;
   try {
-    const services = createRuntimeServices({ config, redis, logger, env: io.env });
     // The cron_* tools act on the fleet's schedules (workers fire them); no sync: config jobs are the workers'.
     cron = createCronScheduler({
       config,
@@ -51,11 +52,17 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
       prefix: config.redis.prefix,
       logger,
     });
-    services.cron = cron;
+    delegation = createDelegationServices({
+      redisUrl: config.redis.url,
+      prefix: config.redis.prefix,
+      logger,
+    });
+    const services = createRuntimeServices({ config, redis, logger, env: io.env, cron, delegation });
     // This process also consumes the delegate queue, so a background task started in this turn can finish
     // (and be awaited) here even when no `baton worker` runs.
     delegateWorker = createDelegateWorker({
       services,
+      delegation,
       redisUrl: config.redis.url,
       prefix: config.redis.prefix,
       concurrency: config.worker.background_concurrency,
@@ -79,6 +86,7 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
   } finally {
     await delegateWorker?.close().catch(() => {});
     await cron?.close().catch(() => {});
+    await delegation?.close().catch(() => {});
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     logger.flush();

@@ -25,6 +25,20 @@ export interface MetricsStore {
   render(): Promise<string>;
 }
 
+/** A process that records nothing (one-shot tools in tests): every call is a no-op. */
+export const NO_METRICS: MetricsStore = Object.freeze({
+  observeTurn() {},
+  observeModelRequest() {},
+  countToolCall() {},
+  countApproval() {},
+  countApprovalPrompt() {},
+  observeApprovalSettled() {},
+  countOutbox() {},
+  countError() {},
+  flush: async () => {},
+  render: async () => '',
+});
+
 interface Family {
   name: string;
   help: string;

@@ -7,15 +7,16 @@ import { turnServices } from '../run/live-services.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { WORKER_SHUTDOWN } from '../tools/delegate/messages.ts';
 import { runBackgroundTask } from '../tools/delegate/run-background.ts';
-import { buildToolSet } from '../tools/tool-set.ts';
 import { closeWorker } from './close-worker.ts';
 import { queueConnection } from './connection.ts';
-import { createDelegationServices, type DelegationHandle } from './delegate-queue.ts';
+import type { DelegationHandle } from './delegate-queue.ts';
 import { DELEGATE_QUEUE } from './names.ts';
 
 export interface DelegateWorkerOptions {
-  /** The process's services; `services.delegation` is set to this worker's queue client when absent. */
+  /** The process's services; their `delegation` is the queue client the tools enqueue with. */
   services: RuntimeServices;
+  /** The queue client (createDelegationServices) also given to `services`; whoever created it closes it. */
+  delegation: DelegationHandle;
   redisUrl: string;
   /** `[redis] prefix`. */
   prefix: string;
@@ -33,13 +34,7 @@ export interface DelegateWorker {
 }
 
 export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorker {
-  const { services } = opts;
-  const delegation = createDelegationServices({
-    redisUrl: opts.redisUrl,
-    prefix: opts.prefix,
-    logger: services.logger,
-  });
-  services.delegation ??= delegation;
+  const { services, delegation } = opts;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const worker = new Worker(
     DELEGATE_QUEUE,
@@ -51,7 +46,7 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
         turnServices(services), // the job's config: the one current when it starts
         payload,
         controller.signal,
-        { buildToolSet, executeRun },
+        { buildToolSet: services.buildToolSet, executeRun },
         opts.heartbeatMs,
       );
       running.set(payload.task_id, { controller, done: done.catch(() => {}) });
@@ -91,8 +86,6 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
       }
       clearTimeout(timer);
       await closeWorker(worker);
-      if (services.delegation === delegation) services.delegation = undefined;
-      await delegation.close();
     },
   };
 }

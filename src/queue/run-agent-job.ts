@@ -131,13 +131,12 @@ async function runScoped(
       // A cron root turn with a route asks the route; without one it is non-interactive (approvals.md §5).
       asker:
         opts.asker ??
-        services.approvals?.askerFor({
+        services.approvals.askerFor({
           agent: owner,
           runId,
           rootRunId: runId,
           route: riskProfileFor(services.config, owner)?.approval_route,
-        }) ??
-        null,
+        }),
       signal: opts.signal,
       runId,
       spawnSite: 'cron',

@@ -92,14 +92,13 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     const stopTyping = opts.typing?.whileRunning(origin);
     const runId = newRunId();
     // A channel root turn asks its own chat, or its profile's route (approvals.md §5).
-    const asker =
-      services.approvals?.askerFor({
-        agent: event.agent,
-        runId,
-        rootRunId: runId,
-        origin: { ...origin, group: !event.isDirect },
-        route: riskProfileFor(services.config, event.agent)?.approval_route,
-      }) ?? null;
+    const asker = services.approvals.askerFor({
+      agent: event.agent,
+      runId,
+      rootRunId: runId,
+      origin: { ...origin, group: !event.isDirect },
+      route: riskProfileFor(services.config, event.agent)?.approval_route,
+    });
     try {
       const res = await runTurn(services, {
         agentAlias: event.agent,

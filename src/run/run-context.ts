@@ -23,42 +23,50 @@ import type { DelegateCapability } from './delegate-capability.ts';
 import type { ThinkingSetting } from './thinking-setting.ts';
 import type { BuildToolSet } from './tool-registry.ts';
 
-/** Process-wide services a run uses; built once per process. */
+/** Channel approvals (approvals.md §5): the asker of a run, null when it has no approver path. */
+export interface ApproverPaths {
+  askerFor(ctx: AskContext): ApprovalAsker | null;
+}
+
+/** A process with no channel approvals (one-shot CLI, tests): every run's asker is null. */
+export const NO_APPROVER_PATHS: ApproverPaths = Object.freeze({ askerFor: () => null });
+
+/**
+ * Process-wide services a run uses: built once per process, in one composition root (src/runtime/services.ts),
+ * and never changed after. What a process lacks is a null object (metrics, approvals) or an explicit null (a
+ * scheduler, a background queue, a cost ledger: their absence changes what the run offers).
+ */
 export interface RuntimeServices {
   /** The config of this run: the snapshot taken at its turn's start (live-services.ts). */
-  config: BatonConfig;
-  /** The process's reloadable config; absent: `config` never changes (one-shot runs, hand-built tests). */
-  liveConfig?: LiveConfig;
-  redis: Redis;
-  logger: Logger;
+  readonly config: BatonConfig;
+  /** The process's reloadable config; null: `config` never changes (one-shot runs, hand-built tests). */
+  readonly liveConfig: LiveConfig | null;
+  readonly redis: Redis;
+  readonly logger: Logger;
   /** Builds the provider chain for a `<type>.<alias>` reference on behalf of `agentAlias`. */
   createProvider(ref: string, agentAlias: string): ModelProvider;
   /** Id of this process, written on task records. */
-  workerId: string;
-  /**
-   * Replaces every known secret in text leaving baton (chat replies, tool results to a model). Absent in
-   * hand-built test services: `outboundRedactor` then builds one from `config.secrets`.
-   */
-  redact?: (text: string) => string;
-  history: HistoryStore;
-  sessionModels: SessionModelStore;
-  treeBudget: TreeBudget;
-  buckets: ActionBuckets;
-  tasks: TaskRecords;
+  readonly workerId: string;
+  /** Replaces every known secret in text leaving baton (chat replies, tool results to a model). */
+  readonly redact: (text: string) => string;
+  readonly history: HistoryStore;
+  readonly sessionModels: SessionModelStore;
+  readonly treeBudget: TreeBudget;
+  readonly buckets: ActionBuckets;
+  readonly tasks: TaskRecords;
   /** The tool set of a run (src/tools/tool-set.ts), set where the process is wired: agent/ is below tools/. */
-  buildToolSet: BuildToolSet;
-  /** Fleet-wide metrics (turn/model latency, tool calls); absent in tests that do not need them. */
-  metrics?: MetricsStore;
-  /** The scheduler seam of the cron_* tools; absent in processes that run no scheduler. */
-  cron?: CronControl;
-  /** The daily/monthly cost ledger (delegate.md §15); absent in tool tests that do not price anything. */
-  cost?: CostLedger;
-  /** Background-delegation queue, task events and cross-process cancel (delegate.md §11); absent: no background. */
-  delegation?: DelegationServices;
-  /** The shell sandbox of this process (config.md §10.2); absent: the process default (`bwrap` on PATH). */
-  sandbox?: ShellSandbox;
-  /** Channel approvals (approvals.md §5): the asker of a run, null when it has no approver path; absent: none. */
-  approvals?: { askerFor(ctx: AskContext): ApprovalAsker | null };
+  readonly buildToolSet: BuildToolSet;
+  /** Fleet-wide metrics; NO_METRICS where a process records none. */
+  readonly metrics: MetricsStore;
+  /** The scheduler seam of the cron_* tools; null in processes that run no scheduler (no cron tools then). */
+  readonly cron: CronControl | null;
+  /** The daily/monthly cost ledger (delegate.md §15); null in tool tests that do not price anything. */
+  readonly cost: CostLedger | null;
+  /** Background-delegation queue, task events and cross-process cancel (delegate.md §11); null: no background. */
+  readonly delegation: DelegationServices | null;
+  /** The shell sandbox of this process (config.md §10.2). */
+  readonly sandbox: ShellSandbox;
+  readonly approvals: ApproverPaths;
 }
 
 /** Hooks around a run's model requests and tool calls (cost checks, background progress). */

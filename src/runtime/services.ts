@@ -1,19 +1,23 @@
-// Builds the process-wide RuntimeServices from a loaded config and one Redis connection; the tool-set builder
-// is wired here because agent/ (the loop) sits below tools/ (the tools it runs).
+// The composition root of RuntimeServices: built once per process from a loaded config, one Redis connection
+// and what the role wires in (approvals, scheduler, background queue), then frozen. The tool-set builder is
+// wired here because agent/ (the loop) sits below tools/ (the tools it runs).
 import type { Redis } from 'ioredis';
 import { secretSet } from '../config/credentials.ts';
 import type { LiveConfig } from '../config/live-config.ts';
 import type { BatonConfig } from '../config/types.ts';
-import { createMetricsStore } from '../control-plane/metrics-store.ts';
+import type { DelegationServices } from '../control-plane/delegation-services.ts';
+import { createMetricsStore, type MetricsStore } from '../control-plane/metrics-store.ts';
 import { createTaskRecords } from '../control-plane/task-records.ts';
 import { createTreeBudget } from '../control-plane/tree-budget.ts';
 import { newWorkerId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { createTextRedactor } from '../core/redact.ts';
 import { createCostLedger } from '../cost/ledger.ts';
+import type { CronControl } from '../cron/types.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
 import type { ModelProvider } from '../providers/types.ts';
-import type { RuntimeServices } from '../run/run-context.ts';
+import { type ApproverPaths, NO_APPROVER_PATHS, type RuntimeServices } from '../run/run-context.ts';
+import type { BuildToolSet } from '../run/tool-registry.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
 import { defaultShellSandbox, type ShellSandbox } from '../security/sandbox/shell-sandbox.ts';
 import { createHistoryStore } from '../session/history-store.ts';
@@ -30,7 +34,19 @@ export interface ServicesOptions {
   /** Tests point provider HTTP at fakes through `uri`; this is only for custom fetch wiring. */
   fetch?: typeof fetch;
   /** The shell sandbox; default: bubblewrap as `bwrap` on PATH. */
-  sandbox?: ShellSandbox;
+  sandbox?: ShellSandbox | undefined;
+  /** Replaces provider construction (benchmarks use an in-process instant model). */
+  createProvider?: RuntimeServices['createProvider'] | undefined;
+  /** Replaces the tool-set builder (the approval benchmark adds a tool that timestamps its start). */
+  buildToolSet?: BuildToolSet | undefined;
+  /** Default: a Redis-backed metrics store of this prefix. */
+  metrics?: MetricsStore | undefined;
+  /** Default: no approver path for any run. */
+  approvals?: ApproverPaths | undefined;
+  /** Default: none (no cron tools). */
+  cron?: CronControl | null | undefined;
+  /** Default: none (background delegation unavailable). */
+  delegation?: DelegationServices | null | undefined;
 }
 
 export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
@@ -52,9 +68,30 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     redactNow = redactorOf(next);
   });
   const redact = (text: string) => redactNow(text);
-  return {
+  const createProvider = (ref: string, agentAlias: string): ModelProvider => {
+    // Chains hold no per-request state: build each once per config.
+    const key = `${ref}\u0000${agentAlias}`;
+    const cached = chains.get(key);
+    if (cached) return cached;
+    try {
+      const chain = createProviderChain({
+        ref,
+        agentAlias,
+        providers: (opts.live?.current() ?? config).providers,
+        reliability: (opts.live?.current() ?? config).reliability,
+        env,
+        logger,
+        ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      });
+      chains.set(key, chain);
+      return chain;
+    } catch (err) {
+      throw providerCreateError(ref.split('.')[0] ?? ref, agentAlias, err);
+    }
+  };
+  return Object.freeze({
     config,
-    ...(opts.live ? { liveConfig: opts.live } : {}),
+    liveConfig: opts.live ?? null,
     redis,
     logger,
     workerId: newWorkerId(),
@@ -64,30 +101,13 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     treeBudget: createTreeBudget(redis, prefix, logger),
     buckets: createActionBuckets(redis, prefix),
     tasks: createTaskRecords(redis, prefix, logger),
-    metrics: createMetricsStore(redis, prefix, logger),
+    metrics: opts.metrics ?? createMetricsStore(redis, prefix, logger),
     cost: createCostLedger(redis, prefix, logger),
-    buildToolSet,
+    buildToolSet: opts.buildToolSet ?? buildToolSet,
     sandbox: opts.sandbox ?? defaultShellSandbox(),
-    createProvider(ref, agentAlias) {
-      // Chains hold no per-request state: build each once per config.
-      const key = `${ref}\u0000${agentAlias}`;
-      const cached = chains.get(key);
-      if (cached) return cached;
-      try {
-        const chain = createProviderChain({
-          ref,
-          agentAlias,
-          providers: (opts.live?.current() ?? config).providers,
-          reliability: (opts.live?.current() ?? config).reliability,
-          env,
-          logger,
-          ...(opts.fetch ? { fetch: opts.fetch } : {}),
-        });
-        chains.set(key, chain);
-        return chain;
-      } catch (err) {
-        throw providerCreateError(ref.split('.')[0] ?? ref, agentAlias, err);
-      }
-    },
-  };
+    createProvider: opts.createProvider ?? createProvider,
+    approvals: opts.approvals ?? NO_APPROVER_PATHS,
+    cron: opts.cron ?? null,
+    delegation: opts.delegation ?? null,
+  });
 }

@@ -10,6 +10,7 @@ import type { BatonConfig } from '../config/types.ts';
 import { createAbortBus } from '../control-plane/abort-bus.ts';
 import { createChannelPresence } from '../control-plane/channel-presence.ts';
 import { startDelegateReaper } from '../control-plane/delegate-reaper.ts';
+import { createMetricsStore } from '../control-plane/metrics-store.ts';
 import { createRunningTurns } from '../control-plane/running-turns.ts';
 import { createTypingSignals } from '../control-plane/typing-signals.ts';
 import { createWorkerStatusBoard } from '../control-plane/worker-status.ts';
@@ -19,13 +20,14 @@ import { createApprovalDelivery } from '../queue/approval-delivery.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { createCronScheduler } from '../queue/cron-scheduler.ts';
 import { startCronWorker } from '../queue/cron-worker.ts';
+import { createDelegationServices } from '../queue/delegate-queue.ts';
 import { createDelegateWorker } from '../queue/delegate-worker.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
 import { startTurnSweeper } from '../queue/turn-sweeper.ts';
 import { startTurnWorker } from '../queue/turn-worker.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
-import { defaultShellSandbox, type ShellSandbox } from '../security/sandbox/shell-sandbox.ts';
+import type { ShellSandbox } from '../security/sandbox/shell-sandbox.ts';
 import { sandboxReport } from '../security/sandbox/startup.ts';
 import { createRuntimeServices } from './services.ts';
 
@@ -56,29 +58,12 @@ export interface Role {
 export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const { config, logger, redis } = opts;
   const { url, prefix } = config.redis;
-  const services = createRuntimeServices({
-    config,
-    redis,
-    logger,
-    env: opts.env ?? process.env,
-    ...(opts.live ? { live: opts.live } : {}),
-  });
-  if (opts.createProvider) services.createProvider = opts.createProvider;
-  if (opts.buildToolSet) services.buildToolSet = opts.buildToolSet;
-  if (opts.sandbox) services.sandbox = opts.sandbox;
-  // Probe once at startup: the log says how shell commands run here; /healthz reads the status published below.
-  const report = await sandboxReport(config, services.sandbox ?? defaultShellSandbox());
-  for (const line of report.lines)
-    logger[line.level]({ worker_id: services.workerId, shell: report.shell }, line.text);
   const subscriber = createRedis(url);
   subscriber.on('error', () => {});
+  // Everything the services hold is built first, so they are complete (and frozen) from the start.
+  const metrics = createMetricsStore(redis, prefix, logger);
   // Approvals: the record and the wait here, the card on whichever gateway holds the channel (README).
-  const approvalStore = createApprovalStore({
-    redis,
-    prefix,
-    logger,
-    ...(services.metrics ? { metrics: services.metrics } : {}),
-  });
+  const approvalStore = createApprovalStore({ redis, prefix, logger, metrics });
   const waiter = createApprovalWaiter({ store: approvalStore, redis, logger });
   const presence = createChannelPresence(redis, prefix, logger);
   const askerDeps = {
@@ -89,7 +74,34 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     isLive: async (key: string) => (await presence.states([key]))[key] === 'live',
     logger,
   };
-  services.approvals = { askerFor: (ctx) => createChannelAsker(askerDeps, ctx) };
+  // Cron: every worker syncs the schedulers (keyed, so concurrent syncs never double a schedule).
+  const cron = createCronScheduler({
+    config,
+    ...(opts.live ? { currentConfig: opts.live.current } : {}),
+    redis,
+    redisUrl: url,
+    prefix,
+    logger,
+  });
+  const delegation = createDelegationServices({ redisUrl: url, prefix, logger });
+  const services = createRuntimeServices({
+    config,
+    redis,
+    logger,
+    env: opts.env ?? process.env,
+    ...(opts.live ? { live: opts.live } : {}),
+    createProvider: opts.createProvider,
+    buildToolSet: opts.buildToolSet,
+    sandbox: opts.sandbox,
+    metrics,
+    approvals: { askerFor: (ctx) => createChannelAsker(askerDeps, ctx) },
+    cron,
+    delegation,
+  });
+  // Probe once at startup: the log says how shell commands run here; /healthz reads the status published below.
+  const report = await sandboxReport(config, services.sandbox);
+  for (const line of report.lines)
+    logger[line.level]({ worker_id: services.workerId, shell: report.shell }, line.text);
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const inbox = createConversationInbox(redis, prefix, logger);
   const turns = createTurnQueue(url, prefix);
@@ -107,16 +119,6 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     ...(opts.lockDurationMs ? { lockDurationMs: opts.lockDurationMs } : {}),
   });
   const sweeper = startTurnSweeper(inbox, turns, logger, opts.sweepIntervalMs);
-  // Cron: every worker syncs the schedulers (keyed, so concurrent syncs never double a schedule).
-  const cron = createCronScheduler({
-    config,
-    ...(opts.live ? { currentConfig: opts.live.current } : {}),
-    redis,
-    redisUrl: url,
-    prefix,
-    logger,
-  });
-  services.cron = cron;
   await cron.sync();
   // A reload that changes [cron.*] reschedules at once (every worker syncs; the ids make that idempotent).
   const stopCronReload = opts.live?.onChange(() => {
@@ -131,6 +133,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   });
   const delegates = createDelegateWorker({
     services,
+    delegation,
     redisUrl: url,
     prefix,
     concurrency: config.worker.background_concurrency,
@@ -159,7 +162,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
       sweeper.stop();
       reaper.close();
       await Promise.all([worker.close(graceMs), cronWorker.close(graceMs), delegates.close()]);
-      await Promise.all([cron.close(), turns.close(), abortBus.close(), waiter.close()]);
+      await Promise.all([cron.close(), turns.close(), abortBus.close(), waiter.close(), delegation.close()]);
       subscriber.disconnect();
       await status.release().catch(() => {});
     },

@@ -1,10 +1,9 @@
 // delegate benchmarks: parallel fan-out against a single target, and await_sessions wake-up latency.
 import { createDelegateTasks } from '../../src/control-plane/delegate-tasks.ts';
-import { createDelegateWorker } from '../../src/queue/delegate-worker.ts';
 import type { ToolResult } from '../../src/run/tool.ts';
 import { buildToolSet } from '../../src/tools/tool-set.ts';
 import { type AgentHarness, createAgentHarness } from '../helpers/agent-harness.ts';
-import { REDIS_URL } from '../helpers/redis.ts';
+import { startHarnessDelegateWorker } from '../helpers/delegate-worker.ts';
 import { buildRunContext } from '../helpers/run-context.ts';
 import { startModelProcess } from './model-process.ts';
 
@@ -119,12 +118,7 @@ export async function runDelegateBench(): Promise<Record<string, number>> {
   }
   const h = await createAgentHarness('delegate-bench', TOML, { logLevel: 'info' });
   try {
-    const worker = createDelegateWorker({
-      services: h.services,
-      redisUrl: REDIS_URL,
-      prefix: h.prefix,
-      concurrency: 128,
-    });
+    const worker = startHarnessDelegateWorker(h, { concurrency: 128 });
     try {
       return { ...fan, ...(await awaitLatency(h)) };
     } finally {

@@ -17,7 +17,13 @@ import { deletePrefix, testRedis, uniquePrefix } from './redis.ts';
 
 export interface AgentHarness {
   server: FakeModelServer;
-  services: RuntimeServices;
+  /** The services turns run with now (see `extend`). */
+  readonly services: RuntimeServices;
+  /**
+   * Services are immutable: a test that wires in a scheduler, a background queue or a live config gets a copy
+   * with them, used by every later turn (as a role would have built them in from the start).
+   */
+  extend(patch: Partial<RuntimeServices>): RuntimeServices;
   redis: Redis;
   prefix: string;
   dataDir: string;
@@ -75,11 +81,17 @@ export async function createAgentHarness(
     destination: sink,
   });
   const redis = testRedis();
-  const services = createRuntimeServices({ config: loaded.config, redis, logger, env: {} });
+  let services = createRuntimeServices({ config: loaded.config, redis, logger, env: {} });
   let n = 0;
   return {
     server,
-    services,
+    get services() {
+      return services;
+    },
+    extend(patch) {
+      services = Object.freeze({ ...services, ...patch });
+      return services;
+    },
     redis,
     prefix,
     dataDir,

@@ -1,10 +1,13 @@
 // Test builder for a RunContext that tool tests can run in, with a recording fake approval gate and buckets.
 import type { ApprovalGate, GateOutcome } from '../../src/approval/types.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
+import { NO_METRICS } from '../../src/control-plane/metrics-store.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
-import type { RunContext, RuntimeServices } from '../../src/run/run-context.ts';
+import { createTextRedactor } from '../../src/core/redact.ts';
+import { NO_APPROVER_PATHS, type RunContext, type RuntimeServices } from '../../src/run/run-context.ts';
 import type { ActionBuckets } from '../../src/security/action-buckets.ts';
 import { buildSecurityPolicy } from '../../src/security/policy.ts';
+import { defaultShellSandbox } from '../../src/security/sandbox/shell-sandbox.ts';
 import type { SecurityPolicy } from '../../src/security/types.ts';
 import { buildToolSet } from '../../src/tools/tool-set.ts';
 import { buildRuntimeProfile } from './config-builders.ts';
@@ -99,6 +102,14 @@ export function buildRunContext(opts: RunContextOptions): RunContext {
     buckets: opts.buckets ?? createMemoryBuckets(),
     tasks: unavailable('tasks'),
     buildToolSet,
+    liveConfig: null,
+    redact: createTextRedactor(config.secrets),
+    metrics: NO_METRICS,
+    cron: null,
+    cost: null,
+    delegation: null,
+    sandbox: defaultShellSandbox(),
+    approvals: NO_APPROVER_PATHS,
     ...opts.services,
   };
   return {

@@ -6,7 +6,6 @@ import { RunAbortedError } from '../../core/errors.ts';
 import { fail, ok, type Tool } from '../../run/tool.ts';
 import { checkCommand } from '../../security/command-policy.ts';
 import { sandbox as sandboxText, command as text } from '../../security/messages.ts';
-import { defaultShellSandbox } from '../../security/sandbox/shell-sandbox.ts';
 import { formatOutput, runArgv } from './shell-runner.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
 
@@ -35,7 +34,7 @@ export function createShellTool(): Tool<ShellInput> {
       const check = checkCommand(run.policy, command);
       if (!check.ok) return fail(check.error);
       // A profile that requires the sandbox refuses before anyone is asked to approve a command that cannot run.
-      const sandbox = run.services.sandbox ?? defaultShellSandbox();
+      const sandbox = run.services.sandbox;
       const early = await sandbox.decide(run.policy.sandbox);
       if (early.mode === 'refused') return fail(sandboxText.unavailable(early.reason ?? ''));
 

@@ -13,7 +13,7 @@ export type CancelOutcome = { cancelled: true; text: string } | { cancelled: fal
  */
 export async function cancelRunningTask(
   tasks: Pick<DelegateTasks, 'get' | 'settle'>,
-  delegation: Pick<DelegationServices, 'jobState' | 'publishCancel' | 'removeWaiting'> | undefined,
+  delegation: Pick<DelegationServices, 'jobState' | 'publishCancel' | 'removeWaiting'> | null | undefined,
   rec: TaskRecord,
 ): Promise<CancelOutcome> {
   const id = rec.task_id;

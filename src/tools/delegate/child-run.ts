@@ -76,21 +76,21 @@ export function buildChildRun(input: ChildRunInput): RunContext {
   // and its shell calls lose the exemption (approvals.md §7). Each gate is fresh: "Always" covers this run only.
   const routed = t.mode === 'independent' && isCompleteRoute(policy.approvalRoute);
   const asker = routed
-    ? (services.approvals?.askerFor({
+    ? services.approvals.askerFor({
         agent: t.target,
         caller: caller.alias,
         runId: input.runId,
         rootRunId: input.rootRunId,
         route: policy.approvalRoute,
         routeOnly: true,
-      }) ?? null)
+      })
     : null;
   const createGate = (p: SecurityPolicy) =>
     createApprovalGate({
       policy: p,
       shellExempt: !routed,
       asker,
-      onDecision: (o) => services.metrics?.countApproval(o),
+      onDecision: (o) => services.metrics.countApproval(o),
     });
   return {
     services,

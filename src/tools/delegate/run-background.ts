@@ -39,7 +39,7 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     policy,
     shellExempt: true,
     asker: null,
-    onDecision: (o) => services.metrics?.countApproval(o),
+    onDecision: (o) => services.metrics.countApproval(o),
   });
   const callerRun: RunContext = {
     services,

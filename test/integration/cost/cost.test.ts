@@ -4,9 +4,9 @@ import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.t
 import { checkCostCeilings, rootCostScope } from '../../../src/cost/cost-scope.ts';
 import { createCostLedger } from '../../../src/cost/ledger.ts';
 import { unreadableCounter } from '../../../src/cost/messages.ts';
-import { createDelegateWorker, type DelegateWorker } from '../../../src/queue/delegate-worker.ts';
+import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
-import { REDIS_URL } from '../../helpers/redis.ts';
+import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';
 import { resultOf } from '../delegate/helpers.ts';
 
 // One request of 1000 input tokens on cheap-model costs exactly 1 cent (10 USD/Mtok × 1000 = 10000 µ$).
@@ -75,10 +75,7 @@ let h: AgentHarness;
 let worker: DelegateWorker;
 beforeAll(async () => {
   h = await createAgentHarness('cost', TOML);
-  worker = createDelegateWorker({
-    services: h.services,
-    redisUrl: REDIS_URL,
-    prefix: h.prefix,
+  worker = startHarnessDelegateWorker(h, {
     concurrency: 4,
   });
 });

@@ -25,7 +25,7 @@ export interface CronFixture {
 /** Puts a real scheduler behind `services.cron` (so the cron_* tools exist); with `outboxKey`, also a worker. */
 export function attachCron(h: AgentHarness, opts: { outboxKey?: string } = {}): CronFixture {
   const scheduler = schedulerFor(h);
-  h.services.cron = scheduler;
+  h.extend({ cron: scheduler });
   const worker = opts.outboxKey
     ? startCronWorker({
         services: h.services,

@@ -23,9 +23,8 @@ const config = loaded.config;
 
 const logger = createLogger({ level: 'warn' });
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-const services = createRuntimeServices({ config, redis, logger, env: {} });
 const scheduler = createCronScheduler({ config, redis, redisUrl, prefix, logger });
-services.cron = scheduler;
+const services = createRuntimeServices({ config, redis, logger, env: {}, cron: scheduler });
 const report = await scheduler.sync();
 const worker = startCronWorker({
   services,

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
 import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
-import { createDelegateWorker, type DelegateWorker } from '../../../src/queue/delegate-worker.ts';
+import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
-import { REDIS_URL } from '../../helpers/redis.ts';
+import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { DELEGATE_TOML, delegateCall } from './delegate-config.ts';
@@ -16,10 +16,7 @@ let h: AgentHarness;
 let worker: DelegateWorker;
 beforeAll(async () => {
   h = await createAgentHarness('delegate-bg', DELEGATE_TOML);
-  worker = createDelegateWorker({
-    services: h.services,
-    redisUrl: REDIS_URL,
-    prefix: h.prefix,
+  worker = startHarnessDelegateWorker(h, {
     concurrency: 4,
     shutdownGraceMs: 100,
   });

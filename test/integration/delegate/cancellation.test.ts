@@ -1,9 +1,9 @@
 // What stops with an aborted turn (delegate.md §16): agentic children stop, background tasks survive.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
-import { createDelegateWorker, type DelegateWorker } from '../../../src/queue/delegate-worker.ts';
+import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
-import { REDIS_URL } from '../../helpers/redis.ts';
+import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';
 import { DELEGATE_TOML, delegateCall } from './delegate-config.ts';
 import { resultOf } from './helpers.ts';
 
@@ -14,10 +14,7 @@ let h: AgentHarness;
 let worker: DelegateWorker;
 beforeAll(async () => {
   h = await createAgentHarness('delegate-cancel', TOML);
-  worker = createDelegateWorker({
-    services: h.services,
-    redisUrl: REDIS_URL,
-    prefix: h.prefix,
+  worker = startHarnessDelegateWorker(h, {
     concurrency: 2,
     shutdownGraceMs: 50,
   });

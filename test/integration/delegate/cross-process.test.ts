@@ -48,7 +48,7 @@ beforeAll(async () => {
   );
   // This process only enqueues, awaits and checks: it runs no delegate worker of its own.
   client = createDelegationServices({ redisUrl: REDIS_URL, prefix: h.prefix, logger: h.services.logger });
-  h.services.delegation = client;
+  h.extend({ delegation: client });
   await startWorkerProcess();
 }, 20_000);
 afterAll(async () => {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { loadConfigText } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
+import { createDelegationServices } from '../../../src/queue/delegate-queue.ts';
 import { createDelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { createRuntimeServices } from '../../../src/runtime/services.ts';
 
@@ -12,11 +13,14 @@ if (!loaded.config) throw new Error('worker process: config did not load');
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = createRedis(redisUrl);
 const logger = createLogger({ level: 'warn' });
-const services = createRuntimeServices({ config: loaded.config, redis, logger, env: {} });
+const prefix = loaded.config.redis.prefix;
+const delegation = createDelegationServices({ redisUrl, prefix, logger });
+const services = createRuntimeServices({ config: loaded.config, redis, logger, env: {}, delegation });
 const worker = createDelegateWorker({
   services,
+  delegation,
   redisUrl,
-  prefix: loaded.config.redis.prefix,
+  prefix,
   concurrency: 4,
   heartbeatMs: 200,
 });
@@ -24,6 +28,7 @@ process.stdout.write(`ready ${services.workerId}\n`);
 process.once('SIGTERM', () => {
   void worker
     .close()
+    .then(() => delegation.close())
     .then(() => redis.quit())
     .then(() => process.exit(0));
 });

@@ -1,10 +1,10 @@
 // Thinking across delegation (delegate.md §8.1, §9.7): bounded keeps the caller's, independent applies its own.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
-import { createDelegateWorker, type DelegateWorker } from '../../../src/queue/delegate-worker.ts';
+import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { systemPromptOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
-import { REDIS_URL } from '../../helpers/redis.ts';
+import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';
 import { delegateCall } from './delegate-config.ts';
 import { requestsFor, resultOf } from './helpers.ts';
 
@@ -71,10 +71,7 @@ let h: AgentHarness;
 let worker: DelegateWorker;
 beforeAll(async () => {
   h = await createAgentHarness('delegate-thinking', TOML);
-  worker = createDelegateWorker({
-    services: h.services,
-    redisUrl: REDIS_URL,
-    prefix: h.prefix,
+  worker = startHarnessDelegateWorker(h, {
     concurrency: 1,
     shutdownGraceMs: 100,
   });

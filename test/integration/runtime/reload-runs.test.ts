@@ -97,7 +97,7 @@ function reloadOnFirstRequest(model: string, next: () => BatonConfig): void {
 beforeAll(async () => {
   h = await createAgentHarness('reload-runs', toml({ mode: 'forbidden' }));
   live = createLiveConfig(h.services.config);
-  h.services.liveConfig = live;
+  h.extend({ liveConfig: live });
 });
 afterAll(() => h.close());
 beforeEach(async () => {
