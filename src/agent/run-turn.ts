@@ -1,20 +1,19 @@
 // A top-level turn: one inbound message (channel, API, one-shot CLI) to one agent, as an execution-tree root.
-import { type ApprovalAsker, type ApprovalOutcome, createApprovalGate } from '../approval/gate.ts';
+import type { ApprovalAsker } from '../approval/gate.ts';
 import type { Recipient } from '../channel/types.ts';
 import { agentOf, runtimeProfileFor } from '../config/lookup.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
-import { createCostObserver, rootCostScope } from '../cost/cost-scope.ts';
+import { rootCostScope } from '../cost/cost-scope.ts';
 import type { ChatMessage } from '../providers/types.ts';
-import type { RunContext, RuntimeServices, SpawnSite } from '../run/run-context.ts';
+import type { RuntimeServices } from '../run/run-context.ts';
 import type { ToolSetOptions } from '../run/tool-registry.ts';
 import { noAgentText } from '../security/messages.ts';
-import { buildSecurityPolicy } from '../security/policy.ts';
 import { sessionProviderRef } from '../session/session-model.ts';
 import { historyMessageLimit } from './context-budget.ts';
 import { executeRun } from './execute-run.ts';
+import { createRunContext } from './run-context-factory.ts';
 import type { BudgetRole } from './run-loop.ts';
-import { thinkingOf } from './thinking/levels.ts';
 
 export interface TurnRequest {
   agentAlias: string;
@@ -32,7 +31,7 @@ export interface TurnRequest {
   /** The run id to use (cron picks it first: its session key is `cron-<run_id>`). Defaults to a fresh UUID. */
   runId?: string;
   /** Root runs started by the scheduler are `cron`; everything else is `root`. */
-  spawnSite?: SpawnSite;
+  spawnSite?: 'root' | 'cron';
   /** The spawn site's tool-set filters (cron `allowed_tools`, scheduler/memory tool removal). */
   tools?: ToolSetOptions;
   /** Replaces the provider's model id for this run (cron `model`). */
@@ -85,7 +84,6 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
   if (!agent) throw new Error(noAgentText(req.agentAlias));
   if (!agent.enabled) throw new Error(agentDisabledText(req.agentAlias));
 
-  const policy = buildSecurityPolicy(config, agent.alias);
   const runtime = runtimeProfileFor(config, agent.alias);
   const runId = req.runId ?? newRunId();
   const budgetSize = runtime.max_execution_tree_iterations;
@@ -94,41 +92,25 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     budgetSize !== undefined
       ? { kind: 'root', budget: services.treeBudget, rootRunId: runId }
       : { kind: 'none' };
-  const countApproval = (o: ApprovalOutcome) => services.metrics.countApproval(o);
-  const createGate = (p: typeof policy) =>
-    createApprovalGate({ policy: p, shellExempt: true, asker: req.asker, onDecision: countApproval });
-
   const { switchedModel, history } = await (req.session ??
     readTurnSession(services, agent.alias, req.sessionKey));
-  const costScope = rootCostScope(config, agent.alias);
-  const run: RunContext = {
+  const run = createRunContext({
+    kind: req.spawnSite ?? 'root',
     services,
-    runId,
-    rootRunId: runId,
     agentAlias: agent.alias,
+    runId,
     sessionKey: req.sessionKey,
     sender: req.sender,
-    bucketOwner: agent.alias,
-    isSubagent: false,
-    spawnSite: req.spawnSite ?? 'root',
-    policy,
-    runtime,
-    budgetRootId: budgetSize !== undefined ? runId : null,
-    memoryAllowlist: [...new Set([...agent.workspace.read_memory_from, agent.alias])],
+    origin: req.origin,
+    asker: req.asker,
+    signal: req.signal,
     providerRef: sessionProviderRef(config, switchedModel, agent.model_provider, services.logger, {
       agent_alias: agent.alias,
       session_key: req.sessionKey,
     }),
-    origin: req.origin,
-    gate: createGate(policy),
-    createGate,
-    signal: req.signal,
-    logger: services.logger,
-    // Root turns record their spend under the agent's alias; the tree's cost context is decided here (§15).
-    cost: costScope,
-    observers: [createCostObserver(costScope, false)],
-    thinking: thinkingOf(runtime),
-  };
+    budgetRootId: budgetSize !== undefined ? runId : null,
+    cost: rootCostScope(config, agent.alias),
+  });
 
   const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId, ...req.logScope };
   const turn = withRunScope(scope, async () => {

@@ -68,3 +68,8 @@ export function modelRateOf(rates: CostConfig['rates'], type: string, model: str
 export function toolRateOf(rates: CostConfig['rates'], tool: string): number {
   return ownEntry(rates.tools, tool)?.per_call ?? 0;
 }
+
+/** A route with an approver channel and recipient: an independent delegate asks it (approvals.md §7). */
+export function isCompleteRoute(route: { approver_channel: string; approver_recipient: string } | undefined) {
+  return !!route && route.approver_channel.trim() !== '' && route.approver_recipient.trim() !== '';
+}

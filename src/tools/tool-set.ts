@@ -76,6 +76,7 @@ function delegateTool(run: RunContext, registry: () => ToolRegistry): Tool | nul
     capability: cap,
     callerTools: registry,
     rosterFor: cap.boundAlias,
+    rosterPolicy: run.policy,
     config: run.services.config,
     deps: { buildToolSet, executeRun },
   });

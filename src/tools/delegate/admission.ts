@@ -1,12 +1,12 @@
 // Argument checks and the ordered admission of synchronous and background delegations (delegate.md §6.1–§6.2, §11.1).
 import { rootCostScope } from '../../cost/cost-scope.ts';
 import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { AdmittedTarget, CallerView } from '../../run/delegation-view.ts';
 import type { RunContext } from '../../run/run-context.ts';
 import { fail, type ToolResult } from '../../run/tool.ts';
 import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/messages.ts';
-import type { CallerView } from './child-run.ts';
-import { type AdmittedTarget, admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
+import { admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
 import {
   depthLimit,
   EMPTY_AGENT,
@@ -76,6 +76,6 @@ export async function admitDelegation(
   if (cap.depth >= cap.cap) return { ok: false, result: fail(depthLimit(cap.depth, cap.cap)) };
   const charged = await chargeCaller(run);
   if (charged) return { ok: false, result: charged };
-  const gate = admitTarget(config, cap.boundAlias, target, run.logger);
+  const gate = admitTarget(config, cap.boundAlias, run.policy, target, run.logger);
   return gate.ok ? gate : { ok: false, result: fail(gate.error) };
 }

@@ -1,6 +1,3 @@
-// The tool set of an agentic delegated child (delegate.md §9.3, §9.4): bounded ceiling or the target's own.
-import { riskProfileFor } from '../../config/lookup.ts';
-import type { RunContext } from '../../run/run-context.ts';
 import type { Tool } from '../../run/tool.ts';
 import { createToolRegistry, type ToolRegistry } from '../../run/tool-registry.ts';
 import { isToolAdmitted } from '../../security/tool-filter.ts';
@@ -66,11 +63,10 @@ export function boundedChildTools(input: BoundedToolsInput): ToolRegistry {
 }
 
 /** §9.4: the target profile allows delegation, the caller has delegate, and the target's rule admits it. */
-export function isGrantedSubDelegation(child: RunContext, callerTools: ToolRegistry): boolean {
-  const profile = riskProfileFor(child.services.config, child.agentAlias);
+export function isGrantedSubDelegation(childPolicy: SecurityPolicy, callerTools: ToolRegistry): boolean {
   return (
-    profile?.delegation_policy.mode === 'allow' &&
+    childPolicy.delegationMode === 'allow' &&
     callerTools.names.includes('delegate') &&
-    isToolAdmitted(child.policy, 'delegate')
+    isToolAdmitted(childPolicy, 'delegate')
   );
 }

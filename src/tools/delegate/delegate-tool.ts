@@ -4,6 +4,7 @@ import type { DelegateCapability } from '../../run/delegate-capability.ts';
 import type { RunContext } from '../../run/run-context.ts';
 import type { Tool, ToolResult } from '../../run/tool.ts';
 import type { ToolRegistry } from '../../run/tool-registry.ts';
+import type { SecurityPolicy } from '../../security/types.ts';
 import { type Args, admitDelegation, callerViewOf, parseDelegateArgs } from './admission.ts';
 import { awaitSessions } from './await-sessions.ts';
 import { startBackground } from './background.ts';
@@ -20,8 +21,9 @@ export interface DelegateToolOptions {
   capability?: DelegateCapability;
   /** The tool set this instance lives in (the caller's live set). */
   callerTools: () => ToolRegistry;
-  /** Alias whose roster is advertised (the capability's bound alias). */
+  /** Alias whose roster is advertised (the capability's bound alias), and its policy. */
   rosterFor: string;
+  rosterPolicy: Pick<SecurityPolicy, 'delegationMode'>;
   config: RunContext['services']['config'];
   deps: Omit<ExecuteDeps, 'createGrant'>;
 }
@@ -31,13 +33,19 @@ const MANAGEMENT = ['check_result', 'list_results', 'cancel_task', 'await_sessio
 export function createDelegateTool(opts: DelegateToolOptions): Tool<unknown> {
   const deps: ExecuteDeps = {
     ...opts.deps,
-    createGrant: (capability, childTools) =>
-      createDelegateTool({ ...opts, capability, callerTools: childTools, rosterFor: capability.boundAlias }),
+    createGrant: (capability, childTools, policy) =>
+      createDelegateTool({
+        ...opts,
+        capability,
+        callerTools: childTools,
+        rosterFor: capability.boundAlias,
+        rosterPolicy: policy,
+      }),
   };
   return {
     name: 'delegate',
     description: DELEGATE_DESCRIPTION,
-    parameters: delegateParameters(advertisedRoster(opts.config, opts.rosterFor)),
+    parameters: delegateParameters(advertisedRoster(opts.config, opts.rosterFor, opts.rosterPolicy)),
     input: z.unknown(),
     async execute(raw, ctx) {
       const args: Args = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Args) : {};

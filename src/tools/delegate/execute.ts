@@ -1,6 +1,7 @@
 // Runs one admitted delegation: provider, cost ceilings, then one-shot or agentic execution (delegate.md §9, §10).
 import type { ExecuteRun } from '../../agent/execute-run.ts';
 import { TREE_BUDGET_EXHAUSTED } from '../../agent/messages.ts';
+import { childPolicy, childThinking, createRunContext } from '../../agent/run-context-factory.ts';
 import type { BudgetRole } from '../../agent/run-loop.ts';
 import { buildSystemPrompt } from '../../agent/system-prompt.ts';
 import { thinkingEffects, withThinkingPrefix } from '../../agent/thinking/levels.ts';
@@ -13,13 +14,13 @@ import { StrictMixedChainError, stripThinkBlocks } from '../../providers/index.t
 import type { ModelProvider, ModelResponse } from '../../providers/types.ts';
 import type { CostScope } from '../../run/cost-contract.ts';
 import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { AdmittedTarget, CallerView } from '../../run/delegation-view.ts';
 import type { RunContext, RunObserver, RuntimeServices } from '../../run/run-context.ts';
 import { fail, ok, type Tool, type ToolResult } from '../../run/tool.ts';
 import type { ToolRegistry } from '../../run/tool-registry.ts';
+import type { SecurityPolicy } from '../../security/types.ts';
 import { grantedCapability } from './capability.ts';
-import { buildChildRun, type CallerView, childPolicy, childThinking } from './child-run.ts';
 import { boundedChildTools, isGrantedSubDelegation } from './child-tools.ts';
-import type { AdmittedTarget } from './gates.ts';
 import {
   agentFailed,
   agenticNoRiskProfile,
@@ -36,7 +37,8 @@ export interface ExecuteDeps {
   buildToolSet(run: RunContext, opts?: { remove?: readonly string[] }): ToolRegistry;
   executeRun: ExecuteRun;
   /** A target-bound, delegate-only instance (§9.4) whose caller tools are the child's own set. */
-  createGrant(capability: DelegateCapability, childTools: () => ToolRegistry): Tool;
+  /** The delegate tool of a granted child; its roster is the child's (`policy`: the child's own). */
+  createGrant(capability: DelegateCapability, childTools: () => ToolRegistry, policy: SecurityPolicy): Tool;
 }
 
 export interface ExecuteInput {
@@ -183,7 +185,8 @@ async function runOneShot(
     workspaceDir: childPolicy(services, caller, t).workspaceDir,
   });
   const system = withThinkingPrefix(prompt, thinking);
-  const fakeRun = buildChildRun({
+  const fakeRun = createRunContext({
+    kind: 'child',
     services,
     caller,
     target: t,
@@ -221,7 +224,15 @@ async function runAgentic(
   const { services, caller, target: t, deps } = input;
   const { role, rootId } = await budgetFor(input, runId);
   const observers = [createCostObserver(cost, true), ...(input.observers ?? [])];
-  const child = buildChildRun({
+  // A bounded child may delegate further only under a grant (§9.4), decided before its context is made.
+  const callerTools = t.mode === 'bounded' ? caller.tools() : null;
+  const policy = childPolicy(services, caller, t);
+  const delegate =
+    callerTools && isGrantedSubDelegation(policy, callerTools)
+      ? grantedCapability(services.config, caller.capability, t.target)
+      : null;
+  const child = createRunContext({
+    kind: 'child',
     services,
     caller,
     target: t,
@@ -229,18 +240,14 @@ async function runAgentic(
     rootRunId: rootId ?? (t.mode === 'bounded' ? caller.rootRunId : runId),
     budgetRootId: rootId,
     signal,
-    delegate: null,
+    delegate,
     cost,
     observers,
   });
   let tools: ToolRegistry;
-  if (t.mode === 'bounded') {
-    const callerTools = caller.tools();
+  if (callerTools) {
     let childTools: ToolRegistry | undefined;
-    const grant = isGrantedSubDelegation(child, callerTools)
-      ? deps.createGrant(grantedCapability(services.config, caller.capability, t.target), () => childTools!)
-      : null;
-    if (grant) child.delegate = grantedCapability(services.config, caller.capability, t.target);
+    const grant = delegate ? deps.createGrant(delegate, () => childTools!, child.policy) : null;
     childTools = boundedChildTools({
       callerTools,
       callerPolicy: caller.policy,

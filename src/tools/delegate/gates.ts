@@ -1,9 +1,16 @@
 // The admission gates of delegate.md §5: delegation_policy, reachability, target policy, always_ask.
-import { hasEntry, ownEntry, riskProfileFor, runtimeProfileFor } from '../../config/lookup.ts';
+import {
+  hasEntry,
+  isCompleteRoute,
+  ownEntry,
+  riskProfileFor,
+  runtimeProfileFor,
+} from '../../config/lookup.ts';
 import type { BatonConfig, DelegateMode } from '../../config/types.ts';
 import { reachableTargets } from '../../config/views.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import type { AdmittedTarget } from '../../run/delegation-view.ts';
 import { buildSecurityPolicy } from '../../security/policy.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
 import {
@@ -16,14 +23,6 @@ import {
   targetPolicyFailed,
 } from './messages.ts';
 
-export interface AdmittedTarget {
-  target: string;
-  mode: DelegateMode;
-  agentic: boolean;
-  /** The target's own resolved policy, before the mode's adjustments (§8.1). */
-  policy: SecurityPolicy;
-}
-
 export type GateResult = { ok: true; value: AdmittedTarget } | { ok: false; error: string };
 
 /** Every configured alias, sorted by code point (§6.2's list, not the roster). */
@@ -35,8 +34,12 @@ export function allAgentsList(config: BatonConfig): string {
 export const isConfiguredAgent = (config: BatonConfig, alias: string) => hasEntry(config.agents, alias);
 
 /** The advertised roster (§3): empty unless the caller's policy allows delegation. */
-export function advertisedRoster(config: BatonConfig, caller: string): string[] {
-  if (riskProfileFor(config, caller)?.delegation_policy.mode !== 'allow') return [];
+export function advertisedRoster(
+  config: BatonConfig,
+  caller: string,
+  callerPolicy: Pick<SecurityPolicy, 'delegationMode'>,
+): string[] {
+  if (callerPolicy.delegationMode !== 'allow') return [];
   return reachableTargets(config, caller).map((t) => t.alias);
 }
 
@@ -62,9 +65,15 @@ function unreachableText(config: BatonConfig, t: string, c: string): string {
 }
 
 /** §5.1 → §5.3 then the §5.4 refusal, in that order; refusals are logged as §17 says. */
-export function admitTarget(config: BatonConfig, caller: string, target: string, logger: Logger): GateResult {
+export function admitTarget(
+  config: BatonConfig,
+  caller: string,
+  callerPolicy: Pick<SecurityPolicy, 'delegationMode'>,
+  target: string,
+  logger: Logger,
+): GateResult {
   const callerProfile = ownEntry(config.agents, caller)?.risk_profile.trim() ?? '';
-  if (riskProfileFor(config, caller)?.delegation_policy.mode !== 'allow') {
+  if (callerPolicy.delegationMode !== 'allow') {
     logger.warn({ caller, target }, refusalLog.policy);
     return { ok: false, error: delegationForbidden(caller, callerProfile) };
   }
@@ -112,8 +121,4 @@ function alwaysAskRefusal(
     return boundedAgenticAlwaysAsk(target, caller, profile.name, entries);
   }
   return null;
-}
-
-export function isCompleteRoute(route: { approver_channel: string; approver_recipient: string } | undefined) {
-  return !!route && route.approver_channel.trim() !== '' && route.approver_recipient.trim() !== '';
 }

@@ -1,12 +1,13 @@
 // Parallel fan-out (delegate.md §13): all-or-nothing validation, concurrent children, the aggregated blocks.
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
 import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { AdmittedTarget } from '../../run/delegation-view.ts';
 import type { RunContext } from '../../run/run-context.ts';
 import { fail, ok, type ToolResult } from '../../run/tool.ts';
 import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { type Args, callerViewOf, chargeCaller } from './admission.ts';
 import { composePrompt, type ExecuteDeps, executeDelegation } from './execute.ts';
-import { type AdmittedTarget, admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
+import { admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
 import {
   depthLimit,
   EMPTY_PARALLEL,
@@ -45,7 +46,7 @@ function validate(input: ParallelInput): { prompt: string; targets: AdmittedTarg
   if (cap.depth >= cap.cap) return fail(depthLimit(cap.depth, cap.cap));
   const targets: AdmittedTarget[] = [];
   for (const n of names) {
-    const gate = admitTarget(config, cap.boundAlias, n, run.logger);
+    const gate = admitTarget(config, cap.boundAlias, run.policy, n, run.logger);
     if (!gate.ok) return fail(gate.error);
     targets.push(gate.value);
   }
@@ -70,7 +71,7 @@ export async function runParallel(input: ParallelInput): Promise<ToolResult> {
     // Each child is a full synchronous delegation: one action each, the gates again, no depth re-check.
     const charged = await chargeCaller(run);
     if (charged) return charged;
-    const gate = admitTarget(run.services.config, cap.boundAlias, t.target, run.logger);
+    const gate = admitTarget(run.services.config, cap.boundAlias, run.policy, t.target, run.logger);
     if (!gate.ok) return fail(gate.error);
     return executeDelegation({
       services: run.services,

@@ -1,19 +1,19 @@
 // Runs one background delegation job in a worker: a prevalidated delegation at depth d + 1 (delegate.md §11.5).
 import type { ExecuteRun } from '../../agent/execute-run.ts';
-import { createApprovalGate } from '../../approval/gate.ts';
-import { agentOf, runtimeProfileFor } from '../../config/lookup.ts';
+import { createRunContext } from '../../agent/run-context-factory.ts';
+import { runtimeProfileFor } from '../../config/lookup.ts';
 import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
 import type { DelegateJobPayload } from '../../control-plane/delegation-services.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { withRunScope } from '../../core/logger.ts';
 import type { DelegateCapability } from '../../run/delegate-capability.ts';
+import type { CallerView } from '../../run/delegation-view.ts';
 import type { RunContext, RunObserver, RuntimeServices } from '../../run/run-context.ts';
 import { fail, type ToolResult } from '../../run/tool.ts';
 import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { RATE_LIMIT_EXCEEDED } from '../../security/messages.ts';
 import { buildSecurityPolicy } from '../../security/policy.ts';
 import { writeArtifact } from './artifact.ts';
-import type { CallerView } from './child-run.ts';
 import { createDelegateTool } from './delegate-tool.ts';
 import { executeDelegation } from './execute.ts';
 import { targetPolicyFailed, UNKNOWN_ERROR } from './messages.ts';
@@ -35,34 +35,17 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     delegateOnly: true,
     ancestors: p.chain.slice(0, -1),
   };
-  const gate = createApprovalGate({
-    policy,
-    shellExempt: true,
-    asker: null,
-    onDecision: (o) => services.metrics.countApproval(o),
-  });
-  const callerRun: RunContext = {
+  const callerRun = createRunContext({
+    kind: 'background',
     services,
-    runId: p.task_id,
-    rootRunId: p.task_id,
-    agentAlias: p.caller,
+    caller: p.caller,
+    taskId: p.task_id,
     sessionKey: p.parent_session_key,
     sender: p.sender,
     bucketOwner: p.caller_bucket_owner,
-    isSubagent: false,
-    spawnSite: 'tool',
     policy,
-    runtime: runtimeProfileFor(services.config, p.caller),
-    budgetRootId: null,
-    memoryAllowlist: [p.caller],
-    providerRef: agentOf(services.config, p.caller)?.model_provider ?? '',
-    origin: undefined,
-    gate,
-    createGate: () => gate,
-    signal: new AbortController().signal,
-    logger: services.logger,
-    delegate: capability,
-  };
+    capability,
+  });
   let tools: ToolRegistry | undefined;
   return {
     alias: p.caller,
@@ -128,11 +111,12 @@ async function runPrevalidated(
     logScope: { task_id: p.task_id },
     deps: {
       ...deps,
-      createGrant: (capability, childTools) =>
+      createGrant: (capability, childTools, policy) =>
         createDelegateTool({
           capability,
           callerTools: childTools,
           rosterFor: capability.boundAlias,
+          rosterPolicy: policy,
           config: services.config,
           deps,
         }),

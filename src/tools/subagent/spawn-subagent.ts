@@ -1,6 +1,7 @@
 // The spawn_subagent tool: an isolated child run of the same agent, awaited in the parent's turn (subagents.md).
 import { z } from 'zod';
 import type { ExecuteRun } from '../../agent/execute-run.ts';
+import { createRunContext } from '../../agent/run-context-factory.ts';
 import { riskProfileFor } from '../../config/lookup.ts';
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
 import { newRunId } from '../../core/ids.ts';
@@ -80,16 +81,7 @@ async function runChild(
   const parent = ctx.run;
   const { services } = parent;
   const runId = newRunId();
-  const child: RunContext = {
-    ...parent,
-    ...identity,
-    runId,
-    sessionKey: `subagent-${runId}`,
-    isSubagent: true,
-    spawnSite: 'tool',
-    gate: parent.createGate(identity.policy),
-    signal: ctx.signal,
-  };
+  const child = createRunContext({ kind: 'subagent', parent, identity, runId, signal: ctx.signal });
   await services.tasks.create({
     task_id: runId,
     kind: 'subagent',
