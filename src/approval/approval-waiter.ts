@@ -1,10 +1,12 @@
 // The waiting side of a pending approval (approvals.md §10 lifecycle 2-5): pub/sub for speed, polling for safety,
-// a heartbeat so deciders know someone still waits, and expiry/abandonment by compare-and-set.
+// a heartbeat so deciders know someone still waits, and expiry/abandonment by compare-and-set. Each wait is a
+// small state machine (DecisionWait): idle → checking (→ recheck when triggered meanwhile) → idle, or → done.
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ApprovalStore } from './approval-store.ts';
 import { logApprovalDecision } from './decision-log.ts';
+import { createDecisionSubscriptions, type DecisionSubscriptions } from './decision-subscriptions.ts';
 import type { ApprovalRecord, OperatorAnswer, SettledStatus } from './record.ts';
 
 export interface WaiterTiming {
@@ -64,157 +66,159 @@ const DECISION_OF: Record<SettledStatus, OperatorAnswer> = {
 /** A setTimeout delay Node accepts (longer ones fire at once). */
 const clampDelay = (ms: number) => Math.min(Math.max(0, ms), 2_147_483_647);
 
-export function createApprovalWaiter(opts: ApprovalWaiterOptions): ApprovalWaiter {
-  const { store, logger } = opts;
-  const timing = { ...DEFAULT_WAITER_TIMING, ...opts.timing };
-  const listeners = new Map<string, Set<() => void>>();
-  let sub = opts.subscriber;
-  let ownSub = false;
-  let wired = false;
+/** `checking`: one status check runs; `recheck`: a trigger came during it, so one more check follows. */
+type WaitState = 'idle' | 'checking' | 'recheck' | 'done';
 
-  const dispatch = (channel: string): void => {
-    for (const fn of listeners.get(channel) ?? []) fn();
-  };
+interface WaitDeps {
+  store: ApprovalStore;
+  subscriptions: DecisionSubscriptions;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  timing: WaiterTiming;
+}
 
-  const subscriber = (): Redis => {
-    if (!sub) {
-      sub = opts.redis.duplicate();
-      sub.on('error', () => {}); // ioredis reconnects on its own; polling covers the gap
-      ownSub = true;
+class DecisionWait {
+  private state: WaitState = 'idle';
+  /** Everything to undo when the wait ends: timers, the abort listener, the subscription. */
+  private readonly cleanups: (() => void)[] = [];
+  private readonly channel: string;
+  private resolve!: (outcome: WaitOutcome) => void;
+  readonly outcome = new Promise<WaitOutcome>((resolve) => {
+    this.resolve = resolve;
+  });
+
+  private readonly deps: WaitDeps;
+  private readonly id: string;
+  private readonly wait: WaitOptions;
+
+  constructor(deps: WaitDeps, id: string, wait: WaitOptions) {
+    this.deps = deps;
+    this.id = id;
+    this.wait = wait;
+    this.channel = deps.store.keys.decided(id);
+  }
+
+  /** Read through a method: the state changes across awaits, which TypeScript's narrowing does not see. */
+  private now(): WaitState {
+    return this.state;
+  }
+
+  start(): void {
+    const { timing, logger } = this.deps;
+    const poll = setInterval(this.trigger, timing.pollMs);
+    const beat = setInterval(() => {
+      this.deps.store.heartbeat(this.id).catch((err: unknown) => {
+        logger.warn({ approval_id: this.id, err: errorMessage(err) }, 'approval heartbeat failed');
+      });
+    }, timing.heartbeatMs);
+    const expiry = setTimeout(this.trigger, clampDelay(this.wait.expiresAt - Date.now() + 5));
+    this.cleanups.push(
+      () => clearInterval(poll),
+      () => clearInterval(beat),
+      () => clearTimeout(expiry),
+    );
+    if (this.wait.signal.aborted) {
+      this.abandon();
+      return;
     }
-    if (!wired) {
-      sub.on('message', dispatch);
-      wired = true;
+    this.wait.signal.addEventListener('abort', this.abandon, { once: true });
+    this.cleanups.push(() => this.wait.signal.removeEventListener('abort', this.abandon));
+    this.cleanups.push(() => this.deps.subscriptions.unlisten(this.channel, this.trigger));
+    // Check once subscribed: a decision published before the subscription is seen here, not lost.
+    this.deps.subscriptions
+      .listen(this.channel, this.trigger)
+      .catch((err: unknown) =>
+        logger.warn({ approval_id: this.id, err: errorMessage(err) }, 'approval subscribe failed'),
+      )
+      .finally(this.trigger);
+  }
+
+  /** A publish, a poll tick or the expiry timer: check now, or once more after the check under way. */
+  private readonly trigger = (): void => {
+    if (this.state === 'idle') void this.check();
+    else if (this.state === 'checking') this.state = 'recheck';
+  };
+
+  private async check(): Promise<void> {
+    this.state = 'checking';
+    try {
+      for (;;) {
+        const res = await this.deps.store.expireIfDue(this.id);
+        if (res.kind !== 'not_due') {
+          const outcome = await this.outcomeNow();
+          if (outcome) return this.finish(outcome);
+        }
+        if (this.now() !== 'recheck') break;
+        this.state = 'checking';
+      }
+    } catch (err) {
+      this.deps.logger.warn({ approval_id: this.id, err: errorMessage(err) }, 'approval status check failed');
     }
-    return sub;
+    if (this.now() !== 'done') this.state = 'idle';
+  }
+
+  /** The run gave up: pending becomes cancelled (the call never runs). */
+  private readonly abandon = (): void => {
+    void (async () => {
+      try {
+        await this.deps.store.cancel(this.id);
+        this.finish((await this.outcomeNow()) ?? { kind: 'cancelled', record: null });
+      } catch (err) {
+        // The heartbeat stops with this wait, so deciders fail and the reaper expires the record.
+        this.deps.logger.warn({ approval_id: this.id, err: errorMessage(err) }, 'approval cancel failed');
+        this.finish({ kind: 'cancelled', record: null });
+      }
+    })();
   };
 
-  const listen = async (channel: string, fn: () => void): Promise<void> => {
-    const set = listeners.get(channel) ?? new Set();
-    set.add(fn);
-    listeners.set(channel, set);
-    await subscriber().subscribe(channel);
-  };
-
-  const unlisten = (channel: string, fn: () => void): void => {
-    const set = listeners.get(channel);
-    set?.delete(fn);
-    if (set && set.size > 0) return;
-    listeners.delete(channel);
-    sub
-      ?.unsubscribe(channel)
-      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'approval unsubscribe failed'));
-  };
-
-  const outcomeOf = async (id: string): Promise<WaitOutcome | null> => {
-    const record = await store.get(id);
+  private async outcomeNow(): Promise<WaitOutcome | null> {
+    const record = await this.deps.store.get(this.id);
     if (!record) return { kind: 'missing', record: null };
     return record.status === 'pending' ? null : { kind: record.status, record };
+  }
+
+  private finish(outcome: WaitOutcome): void {
+    if (this.state === 'done') return;
+    this.state = 'done';
+    for (const undo of this.cleanups.splice(0)) undo();
+    if (outcome.kind === 'missing')
+      this.deps.logger.warn({ approval_id: this.id }, 'approval record vanished while waiting');
+    logOutcome(this.deps.logger, outcome);
+    this.resolve(outcome);
+  }
+}
+
+function logOutcome(logger: Pick<Logger, 'info' | 'warn'>, outcome: WaitOutcome): void {
+  const rec = outcome.record;
+  if (!rec) return;
+  logApprovalDecision(logger, {
+    approval_id: rec.approval_id,
+    tool: rec.tool,
+    args_summary: rec.args_summary,
+    agent: rec.agent,
+    caller: rec.caller,
+    run_id: rec.run_id,
+    decision: DECISION_OF[outcome.kind as SettledStatus],
+    decided_by: rec.decided_by,
+    source: rec.source ?? 'cancelled',
+  });
+}
+
+export function createApprovalWaiter(opts: ApprovalWaiterOptions): ApprovalWaiter {
+  const subscriptions = createDecisionSubscriptions(opts);
+  const deps: WaitDeps = {
+    store: opts.store,
+    subscriptions,
+    logger: opts.logger,
+    timing: { ...DEFAULT_WAITER_TIMING, ...opts.timing },
   };
-
-  const log = (outcome: WaitOutcome): void => {
-    const rec = outcome.record;
-    if (!rec) return;
-    logApprovalDecision(logger, {
-      approval_id: rec.approval_id,
-      tool: rec.tool,
-      args_summary: rec.args_summary,
-      agent: rec.agent,
-      caller: rec.caller,
-      run_id: rec.run_id,
-      decision: DECISION_OF[outcome.kind as SettledStatus],
-      decided_by: rec.decided_by,
-      source: rec.source ?? 'cancelled',
-    });
-  };
-
-  const waitForDecision = (id: string, wait: WaitOptions): Promise<WaitOutcome> =>
-    new Promise<WaitOutcome>((resolve) => {
-      const channel = store.keys.decided(id);
-      let done = false;
-      let busy = false;
-      let again = false;
-
-      const finish = (outcome: WaitOutcome): void => {
-        if (done) return;
-        done = true;
-        clearInterval(poll);
-        clearInterval(beat);
-        clearTimeout(expiry);
-        wait.signal.removeEventListener('abort', onAbort);
-        unlisten(channel, trigger);
-        if (outcome.kind === 'missing')
-          logger.warn({ approval_id: id }, 'approval record vanished while waiting');
-        log(outcome);
-        resolve(outcome);
-      };
-
-      // One check at a time; a trigger during a check runs one more after it.
-      const check = async (): Promise<void> => {
-        if (done) return;
-        if (busy) {
-          again = true;
-          return;
-        }
-        busy = true;
-        try {
-          do {
-            again = false;
-            const res = await store.expireIfDue(id);
-            if (res.kind !== 'not_due') {
-              const outcome = await outcomeOf(id);
-              if (outcome) finish(outcome);
-            }
-          } while (again && !done);
-        } catch (err) {
-          logger.warn({ approval_id: id, err: errorMessage(err) }, 'approval status check failed');
-        } finally {
-          busy = false;
-        }
-      };
-      const trigger = () => void check();
-
-      const onAbort = (): void => {
-        void (async () => {
-          try {
-            await store.cancel(id);
-            finish((await outcomeOf(id)) ?? { kind: 'cancelled', record: null });
-          } catch (err) {
-            // The heartbeat stops with this wait, so deciders fail and the reaper expires the record.
-            logger.warn({ approval_id: id, err: errorMessage(err) }, 'approval cancel failed');
-            finish({ kind: 'cancelled', record: null });
-          }
-        })();
-      };
-
-      const poll = setInterval(trigger, timing.pollMs);
-      const beat = setInterval(() => {
-        store.heartbeat(id).catch((err: unknown) => {
-          logger.warn({ approval_id: id, err: errorMessage(err) }, 'approval heartbeat failed');
-        });
-      }, timing.heartbeatMs);
-      const expiry = setTimeout(trigger, clampDelay(wait.expiresAt - Date.now() + 5));
-
-      if (wait.signal.aborted) {
-        onAbort();
-        return;
-      }
-      wait.signal.addEventListener('abort', onAbort, { once: true });
-      // Check once subscribed: a decision published before the subscription is seen here, not lost.
-      listen(channel, trigger)
-        .catch((err: unknown) =>
-          logger.warn({ approval_id: id, err: errorMessage(err) }, 'approval subscribe failed'),
-        )
-        .finally(trigger);
-    });
-
   return {
-    waitForDecision,
+    waitForDecision(id, wait) {
+      const w = new DecisionWait(deps, id, wait);
+      w.start();
+      return w.outcome;
+    },
     async close() {
-      sub?.off('message', dispatch);
-      wired = false;
-      if (ownSub) sub?.disconnect();
-      if (ownSub) sub = undefined;
+      subscriptions.close();
     },
   };
 }
