@@ -54,6 +54,8 @@ export interface NewApproval {
 export interface DecidedBy {
   channel: string;
   user: string;
+  /** The platform username, shown beside the id (a username is no identity: anyone may pick one). */
+  name?: string;
 }
 
 /** What a press or reply did; `late` means the §10 late-press text applies. */

@@ -59,8 +59,8 @@ export const approvalRecordSchema = z.object({
   created_at: z.number(),
   expires_at: z.number(),
   waiter_heartbeat_at: z.number(),
-  /** Channel key and platform user id of the operator; null for runtime outcomes. */
-  decided_by: z.object({ channel: z.string(), user: z.string() }).nullable(),
+  /** Channel key and platform user id of the operator (and their username, for display); null for runtime outcomes. */
+  decided_by: z.object({ channel: z.string(), user: z.string(), name: z.string().optional() }).nullable(),
   decided_at: z.number().nullable(),
   source: z.enum(APPROVAL_SOURCES).nullable(),
 });

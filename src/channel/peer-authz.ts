@@ -13,11 +13,18 @@ function channelMatches(groupChannel: string, channelKey: string): boolean {
 
 const normalUsername = (u: string) => u.trim().replace(/^@/, '').toLowerCase();
 
-function peerMatches(entry: string, who: PeerIdentity): boolean {
+/**
+ * `"*"` is anyone; `@name` is a username, case-insensitively; anything else is a user id, exactly. A bare entry
+ * never matches a username: a platform may let anyone pick a username that equals someone else's id.
+ */
+export function peerMatches(entry: string, who: PeerIdentity): boolean {
   const e = entry.trim();
   if (e === '*') return true;
-  if (e === who.id) return true;
-  return who.username !== undefined && normalUsername(e) === normalUsername(who.username) && e !== '';
+  if (e.startsWith('@')) {
+    const name = normalUsername(e);
+    return name !== '' && who.username !== undefined && name === normalUsername(who.username);
+  }
+  return e !== '' && e === who.id;
 }
 
 /** True when some peer group names this channel (exactly or by bare type), this agent, and this person. */
