@@ -1,5 +1,5 @@
-// Who may talk to which agent on which channel: [peer_groups] (config.md §13).
-import type { BatonConfig } from '../config/types.ts';
+// Who may talk to which agent on which channel, and who may answer its approvals: [peer_groups] (config.md §13).
+import type { BatonConfig, PeerGroup } from '../config/types.ts';
 
 export interface PeerIdentity {
   id: string;
@@ -27,17 +27,22 @@ export function peerMatches(entry: string, who: PeerIdentity): boolean {
   return e !== '' && e === who.id;
 }
 
-/** True when some peer group names this channel (exactly or by bare type), this agent, and this person. */
-export function isAuthorised(
-  config: Pick<BatonConfig, 'peer_groups'>,
-  channelKey: string,
-  agent: string,
-  who: PeerIdentity,
-): boolean {
+type Groups = Pick<BatonConfig, 'peer_groups'>;
+
+function anyGroup(config: Groups, channelKey: string, agent: string, listed: (g: PeerGroup) => boolean) {
   return Object.values(config.peer_groups).some(
-    (g) =>
-      channelMatches(g.channel, channelKey) &&
-      g.agents.some((a) => a.trim() === agent) &&
-      g.external_peers.some((p) => peerMatches(p, who)),
+    (g) => channelMatches(g.channel, channelKey) && g.agents.some((a) => a.trim() === agent) && listed(g),
+  );
+}
+
+/** Who may talk: some peer group names this channel (exactly or by bare type), this agent, and this person. */
+export function isAuthorised(config: Groups, channelKey: string, agent: string, who: PeerIdentity): boolean {
+  return anyGroup(config, channelKey, agent, (g) => g.external_peers.some((p) => peerMatches(p, who)));
+}
+
+/** Who may answer an approval: as isAuthorised, but a group's `approvers` replace its `external_peers` when set. */
+export function isApprover(config: Groups, channelKey: string, agent: string, who: PeerIdentity): boolean {
+  return anyGroup(config, channelKey, agent, (g) =>
+    (g.approvers ?? g.external_peers).some((p) => peerMatches(p, who)),
   );
 }

@@ -22,11 +22,14 @@ export function peerEntryWarnings(config: Pick<BatonConfig, 'peer_groups'>): Pee
     const type = group.channel.trim().split('.')[0] ?? '';
     const shape = ID_SHAPE[type];
     if (!shape) continue;
-    group.external_peers.forEach((entry, i) => {
-      const e = entry.trim();
-      if (e === '*' || e.startsWith('@') || shape.test(e)) return;
-      out.push({ segments: ['peer_groups', name, 'external_peers', i], reason: bareEntryNotAnId(e, type) });
-    });
+    const lists = { external_peers: group.external_peers, approvers: group.approvers ?? [] };
+    for (const [key, entries] of Object.entries(lists)) {
+      entries.forEach((entry, i) => {
+        const e = entry.trim();
+        if (e === '*' || e.startsWith('@') || shape.test(e)) return;
+        out.push({ segments: ['peer_groups', name, key, i], reason: bareEntryNotAnId(e, type) });
+      });
+    }
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // Builds the RunContext of a delegated child: the target's identity adjusted for the mode (delegate.md §8.1).
 import { thinkingOf } from '../../agent/thinking/levels.ts';
 import { createApprovalGate } from '../../approval/gate.ts';
+import { requesterOfSender } from '../../approval/requester.ts';
 import { agentOf, runtimeProfileFor } from '../../config/lookup.ts';
 import type { CostScope } from '../../run/cost-contract.ts';
 import type { DelegateCapability } from '../../run/delegate-capability.ts';
@@ -83,6 +84,7 @@ export function buildChildRun(input: ChildRunInput): RunContext {
         rootRunId: input.rootRunId,
         route: policy.approvalRoute,
         routeOnly: true,
+        requester: requesterOfSender(caller.sender),
       }) ?? null)
     : null;
   const createGate = (p: SecurityPolicy) =>

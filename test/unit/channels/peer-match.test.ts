@@ -2,7 +2,7 @@
 // and the config warning for a bare entry that cannot be an id on its platform.
 import { describe, expect, it } from 'vitest';
 import { peerMatches } from '../../../src/channel/peer-authz.ts';
-import { errors, load, MINIMAL, warnings } from '../config/load-helper.ts';
+import { configOf, errors, load, MINIMAL, messages, warnings } from '../config/load-helper.ts';
 
 describe('peer entry forms (config.md §13)', () => {
   it('matches a bare entry against the user id only, case-sensitively', () => {
@@ -58,5 +58,42 @@ external_peers = ["alice"]
       `Config warning at 'peer_groups.sl.external_peers[1]': "uapprover1" is not a slack user id and matches no one (a bare entry matches ids only); write "@uapprover1" for a username`,
       `Config warning at 'peer_groups.web.external_peers[1]': "alice" is not a web user id and matches no one; write "web:alice"`,
     ]);
+  });
+});
+
+describe('[peer_groups.<g>] approvers', () => {
+  it('loads as a trimmed list, absent when not written, with the same entry warnings', () => {
+    const r = load(`${MINIMAL}
+[peer_groups.ops]
+channel = "telegram"
+agents = ["a"]
+external_peers = ["1"]
+approvers = [" 2 ", "bob"]
+[peer_groups.chat]
+channel = "telegram"
+agents = ["a"]
+`);
+    expect(errors(r)).toEqual([]);
+    const groups = configOf(r).peer_groups;
+    expect(groups.ops?.approvers).toEqual(['2', 'bob']);
+    expect(groups.chat).not.toHaveProperty('approvers');
+    expect(warnings(r)).toContain(
+      `Config warning at 'peer_groups.ops.approvers[1]': "bob" is not a telegram user id and matches no one (a bare entry matches ids only); write "@bob" for a username`,
+    );
+  });
+
+  it('a mistyped key or a wrong type is named by its TOML path', () => {
+    const r = load(`${MINIMAL}
+[peer_groups.ops]
+channel = "telegram"
+agents = ["a"]
+approver = ["2"]
+[peer_groups.typed]
+channel = "telegram"
+agents = ["a"]
+approvers = "2"
+`);
+    expect(messages(r)).toContain("Unknown config key 'peer_groups.ops.approver' (ignored)");
+    expect(errors(r).some((e) => e.startsWith("Invalid config at 'peer_groups.typed.approvers'"))).toBe(true);
   });
 });
