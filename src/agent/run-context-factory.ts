@@ -9,6 +9,7 @@
 
 import type { ApprovalAsker } from '../approval/gate.ts';
 import { createApprovalGate } from '../approval/gate.ts';
+import { requesterOfSender } from '../approval/requester.ts';
 import type { Recipient } from '../channel/types.ts';
 import { agentOf, isCompleteRoute, runtimeProfileFor } from '../config/lookup.ts';
 import { createCostObserver } from '../cost/cost-scope.ts';
@@ -188,6 +189,7 @@ function childRun(spec: ChildRunSpec): RunContext {
         rootRunId: spec.rootRunId,
         route: policy.approvalRoute,
         routeOnly: true,
+        requester: requesterOfSender(caller.sender),
       })
     : null;
   const createGate = (p: SecurityPolicy) =>

@@ -1,5 +1,5 @@
 // Who may answer an approval (approvals.md §11 checks 1 and 2); pure, so the gateway applies it before the CAS.
-import { isAuthorised, type PeerIdentity } from '../channel/peer-authz.ts';
+import { isApprover, type PeerIdentity } from '../channel/peer-authz.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { ApprovalRecord } from './record.ts';
 
@@ -11,7 +11,7 @@ export interface AnswerOrigin {
   sender: PeerIdentity;
 }
 
-export type AnswererCheck = 'ok' | 'wrong_chat' | 'unauthorised';
+export type AnswererCheck = 'ok' | 'wrong_chat' | 'requester' | 'unauthorised';
 
 const typeOf = (channelKey: string) => channelKey.split('.')[0];
 
@@ -38,14 +38,25 @@ export function fromDestination(
 }
 
 /**
- * §11 checks 1 and 2: from the destination chat, and a peer group names the approval's channel (exactly or by
- * bare type), the gated agent (a delegated child's target: the record's `agent`) and the sender (or "*").
+ * The user whose message started a routed approval's root run. Compared by platform type and user id: those ids
+ * are one person on every alias of the platform (a second bot in the same workspace sees the same user id).
+ */
+function isRequester(record: Pick<ApprovalRecord, 'requester'>, origin: AnswerOrigin): boolean {
+  const r = record.requester;
+  return r !== null && typeOf(r.channel) === typeOf(origin.channel) && r.user === origin.sender.id;
+}
+
+/**
+ * §11 checks 1 and 2: from the destination chat, not the requester of a routed approval, and a peer group names
+ * the approval's channel (exactly or by bare type), the gated agent (a delegated child's target: the record's
+ * `agent`) and the sender (or "*") among its `approvers`, or its `external_peers` when it has no `approvers`.
  */
 export function checkAnswerer(
   config: Pick<BatonConfig, 'peer_groups'>,
-  record: Pick<ApprovalRecord, 'channel' | 'destination' | 'agent'>,
+  record: Pick<ApprovalRecord, 'channel' | 'destination' | 'agent' | 'requester'>,
   origin: AnswerOrigin,
 ): AnswererCheck {
   if (!fromDestination(record, origin)) return 'wrong_chat';
-  return isAuthorised(config, record.channel, record.agent, origin.sender) ? 'ok' : 'unauthorised';
+  if (isRequester(record, origin)) return 'requester';
+  return isApprover(config, record.channel, record.agent, origin.sender) ? 'ok' : 'unauthorised';
 }

@@ -40,9 +40,11 @@ export async function answerApproval(
     );
     return { kind: 'unauthorised', text: unauthorisedText(deps.catalog) };
   }
+  const { id, username } = origin.sender;
   const res = await deps.store.decide(record.approval_id, answer, {
     channel: origin.channel,
-    user: origin.sender.id,
+    user: id,
+    ...(username ? { name: username } : {}),
   });
   if (res.kind === 'late') return { kind: 'late', reason: res.reason, text: latePressText(deps.catalog) };
   return { kind: 'decided', status: res.status, record };

@@ -47,13 +47,23 @@ export interface NewApproval {
   routePrompt?: boolean;
   /** A group chat (text mode adds the visibility warning); default true. */
   group?: boolean;
+  /** Routed approvals: who started the root run (refused as an answerer). */
+  requester?: Requester | null;
   /** expires_at - created_at: the §6 step 4 / §10 lifecycle 4 minimum, computed by the caller. */
   waitMs: number;
+}
+
+/** A platform user: channel key and user id. */
+export interface Requester {
+  channel: string;
+  user: string;
 }
 
 export interface DecidedBy {
   channel: string;
   user: string;
+  /** The platform username, shown beside the id (a username is no identity: anyone may pick one). */
+  name?: string;
 }
 
 /** What a press or reply did; `late` means the §10 late-press text applies. */
@@ -211,6 +221,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions) {
           destination,
           route_prompt: input.routePrompt ?? false,
           group: input.group ?? true,
+          requester: input.requester ?? null,
           message_ref: null,
           decided_by: null,
           decided_at: null,

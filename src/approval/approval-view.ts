@@ -18,7 +18,8 @@ export interface ApprovalView {
   destination: ApprovalDestination;
   created_at: string;
   expires_at: string;
-  decided_by: { channel: string; user: string } | null;
+  /** `name`: the operator's username when the platform gave one (display only; `user` is the id). */
+  decided_by: { channel: string; user: string; name?: string } | null;
   decided_at: string | null;
   source: ApprovalSource | null;
   /** Pending only: the prompt as text mode shows it (heading, Tool, Agent, Args), without the answer line. */

@@ -6,7 +6,7 @@ import type { ApprovalRoute, BatonConfig } from '../config/types.ts';
 import { resolveApproverChannel } from '../config/views.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import type { ApprovalStore } from './approval-store.ts';
+import type { ApprovalStore, Requester } from './approval-store.ts';
 import type { ApprovalWaiter, WaitOutcome } from './approval-waiter.ts';
 import { summarizeArgs } from './args-summary.ts';
 import { logApprovalDecision } from './decision-log.ts';
@@ -47,6 +47,8 @@ export interface AskContext {
   routeOnly?: boolean;
   /** Epoch ms when the run's time limit ends; the wait never outlasts it. */
   deadline?: number | null;
+  /** Who started the root run (a channel user); with a route, they may not answer any of this run's prompts. */
+  requester?: Requester | undefined;
 }
 
 const PRESENCE_CHECK_MS = 10_000;
@@ -131,6 +133,8 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
       destination: { chat: to.chat, thread: to.thread ?? null },
       routePrompt: prompt.route,
       group: prompt.group,
+      // A route means someone other than the requester decides: the fallback prompt in their chat included.
+      requester: route ? (ctx.requester ?? null) : null,
       waitMs: Math.max(0, Math.min(waitMs, remainingMs())),
     });
     const recipient: Recipient = { channel, chat: to.chat, ...(to.thread ? { thread: to.thread } : {}) };

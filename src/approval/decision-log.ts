@@ -11,8 +11,8 @@ export interface DecisionLogFields {
   run_id: string;
   /** Runtime outcomes (timed out, unreachable, unavailable, cancelled) are logged as `deny`. */
   decision: OperatorAnswer;
-  /** Channel key and user id; null for runtime denials. */
-  decided_by: { channel: string; user: string } | null;
+  /** Channel key and user id (and the username, for display); null for runtime denials. */
+  decided_by: { channel: string; user: string; name?: string } | null;
   source: ApprovalSource;
 }
 

@@ -54,13 +54,21 @@ export const approvalRecordSchema = z.object({
   route_prompt: z.boolean().default(false),
   /** The destination is a group chat, guild channel or Slack channel: text mode adds the visibility warning. */
   group: z.boolean().default(true),
+  /**
+   * Routed approvals: the platform user whose message started the root run; they may not answer it (§11).
+   * Null when the gate has no route or the run has no requester; records written before the field read as null.
+   */
+  requester: z
+    .object({ channel: z.string().min(1), user: z.string().min(1) })
+    .nullable()
+    .default(null),
   /** The posted prompt (set by the gateway once posted). */
   message_ref: z.object({ chat: z.string(), messageId: z.string() }).nullable(),
   created_at: z.number(),
   expires_at: z.number(),
   waiter_heartbeat_at: z.number(),
-  /** Channel key and platform user id of the operator; null for runtime outcomes. */
-  decided_by: z.object({ channel: z.string(), user: z.string() }).nullable(),
+  /** Channel key and platform user id of the operator (and their username, for display); null for runtime outcomes. */
+  decided_by: z.object({ channel: z.string(), user: z.string(), name: z.string().optional() }).nullable(),
   decided_at: z.number().nullable(),
   source: z.enum(APPROVAL_SOURCES).nullable(),
 });

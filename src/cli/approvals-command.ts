@@ -1,6 +1,7 @@
 // `baton approvals list [--audit]`: pending approvals (or the 7-day audit trail) read from the fleet's Redis.
 import { createApprovalStore } from '../approval/approval-store.ts';
 import { type ApprovalView, approvalView } from '../approval/approval-view.ts';
+import { operatorLabel } from '../approval/operator-label.ts';
 import { loadConfigFile } from '../config/index.ts';
 import { createLogger } from '../core/logger.ts';
 import { createTextRedactor } from '../core/redact.ts';
@@ -31,7 +32,7 @@ export function formatApproval(v: ApprovalView): string {
     `  created: ${v.created_at}  expires: ${v.expires_at}`,
   ];
   if (v.status !== 'pending') {
-    const by = v.decided_by ? `${v.decided_by.channel}:${v.decided_by.user}` : '-';
+    const by = v.decided_by ? `${v.decided_by.channel}:${operatorLabel(v.decided_by)}` : '-';
     lines.push(`  decided: ${v.decided_at ?? '-'}  source: ${v.source ?? '-'}  by: ${by}`);
   }
   return lines.join('\n');

@@ -51,6 +51,10 @@ export const credentialTooShort = (path: string, min: number): string =>
     path,
     `credential is shorter than ${min} characters, too short to redact safely from replies, tool results and API responses; use a longer one`,
   );
+export const bareEntryNotAnId = (entry: string, type: string): string =>
+  type === 'web'
+    ? `"${entry}" is not a web user id and matches no one; write "web:${entry}"`
+    : `"${entry}" is not a ${type} user id and matches no one (a bare entry matches ids only); write "@${entry}" for a username`;
 export const CRON_NOT_LISTED = "not listed in any agent's cron_jobs; job will not run";
 
 // --- §16 cross-reference errors (full texts, each begins with the path) ---

@@ -73,6 +73,7 @@ export function normalise({ sections, baseDir }: NormaliseInput): BatonConfig {
       channel: group.channel.trim(),
       agents: trimAll(group.agents),
       external_peers: trimAll(group.external_peers),
+      ...(group.approvers ? { approvers: trimAll(group.approvers) } : {}),
     })),
     cron: mapEntries(sections.cron, cronJobOf),
     secrets: [],

@@ -86,6 +86,8 @@ export const peerGroupSchema = table({
   channel: str(),
   agents: strArray().default([]),
   external_peers: strArray().default([]),
+  /** Who may answer approvals; absent: external_peers do (config.md §13). */
+  approvers: strArray().optional(),
   // Accepted: no effect on the behaviour in the spec.
   ignore: accepted(),
   output_modality: accepted(),

@@ -12,6 +12,7 @@ import {
   sandboxBackendUnsupported,
   warningText,
 } from './messages.ts';
+import { peerEntryWarnings } from './peer-warnings.ts';
 import { formatPath } from './toml-path.ts';
 import { type BatonConfig, type Diagnostic, SUPPORTED_SANDBOX_BACKENDS } from './types.ts';
 import { liveChannelKeys, resolveApproverChannel } from './views.ts';
@@ -74,6 +75,8 @@ export function semanticWarnings(config: BatonConfig): Diagnostic[] {
       }
     });
   }
+
+  for (const w of peerEntryWarnings(config)) warn(w.segments, w.reason);
 
   const listed = new Set(Object.values(config.agents).flatMap((a) => a.cron_jobs));
   for (const [alias, job] of Object.entries(config.cron)) {

@@ -204,6 +204,8 @@ export interface PeerGroup {
   channel: string;
   agents: string[];
   external_peers: string[];
+  /** Who may answer approvals for these agents on this channel; absent: `external_peers` (talking never uses it). */
+  approvers?: string[];
 }
 
 export type CronSchedule =

@@ -6,6 +6,7 @@ import { latePressText } from '../approval/answer-texts.ts';
 import type { ApprovalStore } from '../approval/approval-store.ts';
 import { type ApprovalAction, isApprovalButton, parseApprovalPress } from '../approval/button-ids.ts';
 import { approvalAck } from '../approval/copy.ts';
+import { operatorLabel } from '../approval/operator-label.ts';
 import { parseTokenReply } from '../approval/text-reply.ts';
 import type {
   ActionHandler,
@@ -36,6 +37,9 @@ const originOf = (e: InboundAction | InboundMessage): AnswerOrigin => ({
   sender: e.sender,
 });
 
+const labelOf = (e: InboundAction | InboundMessage) =>
+  operatorLabel({ user: e.sender.id, name: e.sender.username });
+
 export function createApprovalBroker(opts: ApprovalBrokerOptions): Required<ActionHandler> {
   const { store } = opts;
   const deps = { store, config: opts.config, logger: opts.logger };
@@ -59,7 +63,7 @@ export function createApprovalBroker(opts: ApprovalBrokerOptions): Required<Acti
       if (rec && press.token !== undefined && rec.reply_token !== press.token)
         return { notice: latePressText() };
       const res = await answerApproval(deps, rec ?? press.approvalId, press.action, originOf(action));
-      return { notice: await settle(res, press.action, action.sender.username ?? action.sender.id) };
+      return { notice: await settle(res, press.action, labelOf(action)) };
     },
 
     async reply(message) {
@@ -69,7 +73,7 @@ export function createApprovalBroker(opts: ApprovalBrokerOptions): Required<Acti
       const rec = await findReplyTarget(store, origin, parsed.token);
       if (!rec) return false; // a token of no record of this chat: an ordinary message
       const res = await answerApproval(deps, rec, parsed.action, origin);
-      const text = await settle(res, parsed.action, message.sender.username ?? message.sender.id);
+      const text = await settle(res, parsed.action, labelOf(message));
       const to = {
         channel: message.channel,
         chat: message.chat,

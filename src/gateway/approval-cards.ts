@@ -10,6 +10,7 @@ import {
   renderApprovalCard,
   renderDecidedCard,
 } from '../approval/card.ts';
+import { operatorLabel } from '../approval/operator-label.ts';
 import type { ApprovalRecord } from '../approval/record.ts';
 import {
   type ChannelAdapter,
@@ -47,7 +48,7 @@ export function cardOf(rec: ApprovalRecord): ApprovalCard {
 
 /** What the card shows once the record left `pending`; null for an undeliverable one (nothing was posted). */
 export function outcomeOf(rec: ApprovalRecord, by?: string): CardOutcome | null {
-  const who = by ?? rec.decided_by?.user ?? '?';
+  const who = by ?? (rec.decided_by ? operatorLabel(rec.decided_by) : '?');
   switch (rec.status) {
     case 'approved':
       return { kind: 'approved', by: who };

@@ -98,6 +98,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       rootRunId: runId,
       origin: { ...origin, group: !event.isDirect },
       route: riskProfileFor(services.config, event.agent)?.approval_route,
+      requester: { channel: event.channel, user: event.sender.id },
     });
     try {
       const res = await runTurn(services, {

@@ -3,7 +3,6 @@
 // Each feature adds its own line here (auth first: its onRequest hook guards every browser path).
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { ApprovalMetrics } from '../approval/approval-store.ts';
 import type { WebChatEndpoint } from '../channel/web-chat.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
@@ -20,8 +19,6 @@ export interface WebDeps {
   logger: Logger;
   /** The started web chat adapters of this gateway (`[channels.web.<alias>]`). */
   webChats?: WebChatEndpoint[] | undefined;
-  /** Counts dashboard approval decisions like button ones. */
-  metrics?: ApprovalMetrics;
   /** Config path, reloadable config and the delegation_policy editor for the operator pages. */
   opsPages?: OpsPagesWiring;
   /** The abort POST /api/sessions/:id/abort uses (the dashboard's Abort button). */

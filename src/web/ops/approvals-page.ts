@@ -1,16 +1,9 @@
-// /ui/approvals: pending approvals as cards (with approve/deny for authorised web users) and the 7-day audit.
+// /ui/approvals: pending approvals as read-only cards and the 7-day audit (deciding happens in the chats).
 import { cardText } from '../../approval/approval-view.ts';
+import { operatorLabel } from '../../approval/operator-label.ts';
 import type { ApprovalRecord } from '../../approval/record.ts';
 import { type Html, html } from '../html.ts';
-import {
-  APPROVE_LABEL,
-  approveConfirm,
-  DENY_LABEL,
-  denyConfirm,
-  NO_AUDIT,
-  NO_PENDING,
-  READ_ONLY_NOTE,
-} from './messages.ts';
+import { NO_AUDIT, NO_PENDING, READ_ONLY_NOTE } from './messages.ts';
 
 const iso = (ms: number | null) =>
   ms === null ? '—' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
@@ -19,14 +12,7 @@ function chainOf(rec: ApprovalRecord): string {
   return rec.caller ? `${rec.caller} → ${rec.agent}` : rec.agent;
 }
 
-function pendingCard(rec: ApprovalRecord, mayDecide: boolean): Html {
-  const base = `/ui/approvals/${rec.approval_id}/decide`;
-  const buttons = mayDecide
-    ? html`<div class="actions">
-<button class="primary" data-post="${base}" data-body='{"answer":"approve"}' data-confirm="${approveConfirm(rec.tool, rec.agent)}">${APPROVE_LABEL}</button>
-<button class="danger" data-post="${base}" data-body='{"answer":"deny"}' data-confirm="${denyConfirm(rec.tool, rec.agent)}">${DENY_LABEL}</button>
-</div>`
-    : html`<p class="muted">${READ_ONLY_NOTE}</p>`;
+function pendingCard(rec: ApprovalRecord): Html {
   return html`<article class="card approval" data-approval="${rec.approval_id}">
 <pre class="card-text">${cardText(rec)}</pre>
 <dl>
@@ -36,12 +22,12 @@ function pendingCard(rec: ApprovalRecord, mayDecide: boolean): Html {
 <dt>Asked in</dt><dd>${rec.channel} · ${rec.destination.chat}${rec.destination.thread ? `:${rec.destination.thread}` : ''}</dd>
 <dt>Expires</dt><dd><time datetime="${new Date(rec.expires_at).toISOString()}">${iso(rec.expires_at)}</time></dd>
 </dl>
-${buttons}
+<p class="muted">${READ_ONLY_NOTE}</p>
 </article>`;
 }
 
 function auditRow(rec: ApprovalRecord): Html {
-  const by = rec.decided_by ? `${rec.decided_by.user} (${rec.decided_by.channel})` : '—';
+  const by = rec.decided_by ? `${operatorLabel(rec.decided_by)} · ${rec.decided_by.channel}` : '—';
   return html`<tr data-approval="${rec.approval_id}">
 <td>${iso(rec.decided_at)}</td><td><span class="status status-${rec.status}">${rec.status}</span></td>
 <td>${rec.source ?? '—'}</td><td>${chainOf(rec)}</td><td><code>${rec.tool}</code></td>
@@ -52,10 +38,9 @@ function auditRow(rec: ApprovalRecord): Html {
 export function approvalsFragment(
   pending: readonly ApprovalRecord[],
   audit: readonly ApprovalRecord[],
-  mayDecide: (rec: ApprovalRecord) => boolean,
 ): Html {
   return html`<section><h2>Pending</h2>
-${pending.length ? pending.map((r) => pendingCard(r, mayDecide(r))) : html`<p class="muted">${NO_PENDING}</p>`}
+${pending.length ? pending.map(pendingCard) : html`<p class="muted">${NO_PENDING}</p>`}
 </section>
 <section><h2>Audit trail (7 days)</h2>
 ${

@@ -17,13 +17,7 @@ export const cutNote = (total: number) => `… (${total} characters in all)`;
 
 export const NO_PENDING = 'No approval is waiting.';
 export const NO_AUDIT = 'No settled approvals in the last 7 days.';
-export const APPROVE_LABEL = 'Approve';
-export const DENY_LABEL = 'Deny';
-export const READ_ONLY_NOTE =
-  'Read-only: no [peer_groups] entry on the web channel lists you for this agent.';
-export const approveConfirm = (tool: string, agent: string) => `Approve '${tool}' for agent '${agent}'?`;
-export const denyConfirm = (tool: string, agent: string) => `Deny '${tool}' for agent '${agent}'?`;
-export const BAD_ANSWER = 'Expected an answer of "approve" or "deny".';
+export const READ_ONLY_NOTE = 'Read-only: an approver answers this card in the chat it was posted to.';
 
 export const COST_OFF = 'Cost tracking is off ([cost] enabled = false): nothing is recorded.';
 export const PER_AGENT_OFF =

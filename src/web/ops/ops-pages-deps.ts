@@ -1,18 +1,12 @@
 // What the operator pages are built from, and the default wiring from one gateway's config and Redis client.
 import type { Redis } from 'ioredis';
-import {
-  type ApprovalMetrics,
-  type ApprovalStore,
-  createApprovalStore,
-} from '../../approval/approval-store.ts';
-import type { ApprovalDelivery } from '../../approval/channel-asker.ts';
+import { type ApprovalStore, createApprovalStore } from '../../approval/approval-store.ts';
 import type { BatonConfig } from '../../config/types.ts';
 import { createDelegateTasks, type DelegateTasks } from '../../control-plane/delegate-tasks.ts';
 import type { DelegationServices } from '../../control-plane/delegation-services.ts';
 import { createTaskList, type TaskList } from '../../control-plane/task-list.ts';
 import type { Logger } from '../../core/logger.ts';
 import { createCostLedger } from '../../cost/ledger.ts';
-import { createApprovalDelivery } from '../../queue/approval-delivery.ts';
 import { createDelegationServices, type DelegationHandle } from '../../queue/delegate-queue.ts';
 import type { CostLedger } from '../../run/cost-contract.ts';
 import { CONFIG_EDIT_UNAVAILABLE } from './messages.ts';
@@ -37,9 +31,8 @@ export interface OpsPagesDeps {
   tasks: Pick<DelegateTasks, 'get' | 'settle'>;
   /** The delegate queue: job state, removal of a queued job, the cross-process cancel. */
   delegation: Pick<DelegationServices, 'jobState' | 'publishCancel' | 'removeWaiting'>;
-  approvals: Pick<ApprovalStore, 'get' | 'decide' | 'listPending' | 'listAudit'>;
-  /** Asks the gateway holding the approval's channel to edit its card to the outcome. */
-  cards: Pick<ApprovalDelivery, 'edit'>;
+  /** Read-only: the dashboard lists approvals, it never decides them (approvals.md §5). */
+  approvals: Pick<ApprovalStore, 'listPending' | 'listAudit'>;
   ledger: Pick<CostLedger, 'read'>;
   applyDelegationPolicyMode: ApplyDelegationPolicyMode;
   /** Poll interval of the live fragments, ms (tests shorten it). */
@@ -61,8 +54,6 @@ export interface OpsPagesOptions {
   config: BatonConfig;
   redis: Redis;
   logger: Logger;
-  /** The gateway's metrics store: a decision won here is counted like one won by a button. */
-  metrics?: ApprovalMetrics;
   wiring?: OpsPagesWiring;
 }
 
@@ -94,8 +85,7 @@ export function createOpsPagesDeps(o: OpsPagesOptions): OpsPagesDeps {
     taskList: createTaskList(redis, prefix),
     tasks: createDelegateTasks(redis, prefix, logger),
     delegation,
-    approvals: createApprovalStore({ redis, prefix, logger, ...(o.metrics ? { metrics: o.metrics } : {}) }),
-    cards: createApprovalDelivery(redis, prefix),
+    approvals: createApprovalStore({ redis, prefix, logger }),
     ledger: createCostLedger(redis, prefix, logger),
     applyDelegationPolicyMode: w.applyDelegationPolicyMode ?? notWired,
     ...(w.pollMs !== undefined ? { pollMs: w.pollMs } : {}),

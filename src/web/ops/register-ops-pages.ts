@@ -1,18 +1,15 @@
 // The operator pages: /ui/tasks, /ui/approvals, /ui/cost, /ui/config, their live fragments and their writes.
 // Every route needs the signed-in web user (req.webUser, set by the web auth hook); writes also the CSRF token.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ApprovalRecord } from '../../approval/record.ts';
 import { isUuid } from '../../core/ids.ts';
 import { cancelRunningTask } from '../../tools/delegate/cancel-task.ts';
 import type { Html } from '../html.ts';
 import { html } from '../html.ts';
 import { PAGE_HEADERS, page } from '../page.ts';
-import { type DashboardAnswer, decideFromDashboard, webMayDecide } from './approval-decide.ts';
 import { approvalsFragment } from './approvals-page.ts';
 import { configBody, DELEGATION_MODES } from './config-page.ts';
 import { costFragment } from './cost-page.ts';
 import {
-  BAD_ANSWER,
   BAD_MODE,
   CONFIG_PATH_UNKNOWN,
   policySaved,
@@ -60,13 +57,13 @@ ${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(
     return listed.map((t, i) => ({ ...t, output: records[i]?.output ?? null }));
   };
 
-  const approvalsNow = async (user: WebUser) => {
+  // Read-only: approvals are decided only through channel prompts (approvals.md §5), never here.
+  const approvalsNow = async () => {
     const [pending, audit] = await Promise.all([
       deps.approvals.listPending(APPROVALS_SHOWN),
       deps.approvals.listAudit(APPROVALS_SHOWN),
     ]);
-    const config = deps.config();
-    return approvalsFragment(pending, audit, (r: ApprovalRecord) => webMayDecide(config, r.agent, user));
+    return approvalsFragment(pending, audit);
   };
 
   const costNow = async () => {
@@ -112,19 +109,6 @@ ${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(
       ? reply.code(200).send({ text: res.text })
       : reply.code(409).send({ error: res.text });
   });
-
-  app.post<{ Params: { id: string }; Body: { answer?: unknown } | undefined }>(
-    '/ui/approvals/:id/decide',
-    async (req, reply) => {
-      const user = requireWebUser(req, reply);
-      if (!user) return;
-      const answer = req.body?.answer;
-      if (answer !== 'approve' && answer !== 'deny') return reply.code(400).send({ error: BAD_ANSWER });
-      const res = await decideFromDashboard(deps, req.params.id, answer as DashboardAnswer, user);
-      if (res.kind === 'decided') return reply.code(200).send({ text: res.text });
-      return reply.code(res.kind === 'unauthorised' ? 403 : 409).send({ error: res.text });
-    },
-  );
 
   app.post<{ Params: { profile: string }; Body: { mode?: unknown } | undefined }>(
     '/ui/config/risk-profiles/:profile/delegation-policy',

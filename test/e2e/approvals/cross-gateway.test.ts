@@ -11,6 +11,7 @@ import {
   LATE,
   MALLORY,
   OPS_LEAD,
+  OPS_PEER,
   type OpsLane,
   UNAUTHORISED,
 } from './ops-lane.ts';
@@ -71,19 +72,19 @@ describe('approvals across gateway and worker processes', { timeout: 60_000 }, (
       await lane.ask(tag);
       const card = await lane.card(tag);
       const since = lane.slack.calls.length;
-      // Alice presses on gateway 0, the ops lead on gateway 1: each one's ephemeral says whose press counted.
-      await Promise.all([lane.press(0, card, a, { user: ALICE }), lane.press(1, card, b)]);
-      const [toAlice] = await lane.ephemerals(ALICE, since, 1);
+      // The ops peer presses on gateway 0, the ops lead on gateway 1: each one's ephemeral says whose press counted.
+      await Promise.all([lane.press(0, card, a, { user: OPS_PEER }), lane.press(1, card, b)]);
+      const [toPeer] = await lane.ephemerals(OPS_PEER, since, 1);
       const [toLead] = await lane.ephemerals(OPS_LEAD, since, 1);
       const ack = { approve: '✅ Approved', deny: '❌ Denied' };
-      const aliceWon = toAlice !== LATE;
-      expect(aliceWon ? [toAlice, toLead] : [toLead, toAlice]).toEqual([ack[aliceWon ? a : b], LATE]);
-      const won = aliceWon ? a : b;
+      const peerWon = toPeer !== LATE;
+      expect(peerWon ? [toPeer, toLead] : [toLead, toPeer]).toEqual([ack[peerWon ? a : b], LATE]);
+      const won = peerWon ? a : b;
       const told = await lane.toldModel(tag);
       await finished(tag);
       expect(await lane.store.get(card.approvalId)).toMatchObject({
         status: won === 'approve' ? 'approved' : 'denied',
-        decided_by: { channel: 'slack.ops', user: aliceWon ? ALICE : OPS_LEAD },
+        decided_by: { channel: 'slack.ops', user: peerWon ? OPS_PEER : OPS_LEAD },
       });
       if (won === 'deny') expect(told).toContain(DENIED_BY_USER);
       else expect(told).toMatch(new RegExp(`${tag}\\.[A-Za-z0-9]{6}`));
@@ -112,6 +113,7 @@ describe('approvals across gateway and worker processes', { timeout: 60_000 }, (
     expect(await shown(1, { channel: DEV_ROOM }), 'from another chat').toBe(UNAUTHORISED);
     expect(await shown(0, { alias: 'other' }), 'from another channel').toBe(UNAUTHORISED);
     expect(await shown(1, {}, MALLORY), 'by an unauthorised user').toBe(UNAUTHORISED);
+    expect(await shown(0, {}, ALICE), 'by the requester, a peer of the group').toBe(UNAUTHORISED);
     expect(decisionOf(await lane.store.get(card.approvalId))).toEqual(before);
     expect(lane.ran('forge')).toBe(0);
     expect(lane.toolResults('forge')).toEqual([]);

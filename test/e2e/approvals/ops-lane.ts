@@ -29,6 +29,8 @@ export const SECRET = 'ops-lane-signing-secret';
 export const OPS_ROOM = 'C0OPS';
 export const DEV_ROOM = 'C0DEV';
 export const OPS_LEAD = 'U0OPSLEAD';
+/** A second approver in the ops room (alice, who asks, may not answer her own run's approvals). */
+export const OPS_PEER = 'U0OPSPEER';
 export const MALLORY = 'U0MALLORY';
 export const LATE = '⚠️ This approval request has expired or was already decided.';
 export const UNAUTHORISED = '⚠️ You are not authorized to answer this approval request.';
@@ -147,7 +149,7 @@ ${slack('ops')}${slack('other')}
 [peer_groups.ops]
 channel = "slack"
 agents = ["main"]
-external_peers = ["U0ALICE", "${OPS_LEAD}"]
+external_peers = ["U0ALICE", "${OPS_LEAD}", "${OPS_PEER}"]
 `;
 }
 

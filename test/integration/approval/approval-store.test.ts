@@ -216,6 +216,20 @@ describe('listing and the audit trail', () => {
     await expect(gwA.reapStale()).resolves.toBeTypeOf('number');
   });
 
+  it('stores the requester and validates it when read back: a malformed one is skipped and logged', async () => {
+    const requester = { channel: 'telegram.dm', user: '42' };
+    const rec = await worker.createPendingApproval(newApproval({ destination: { chat: '301' }, requester }));
+    expect((await gwA.get(rec.approval_id))?.requester).toEqual(requester);
+    // Written before the field existed: no requester.
+    const old = await worker.createPendingApproval(newApproval({ destination: { chat: '302' } }));
+    await admin.hdel(keys.record(old.approval_id), 'requester');
+    expect((await gwA.get(old.approval_id))?.requester).toBeNull();
+    await admin.hset(keys.record(rec.approval_id), 'requester', JSON.stringify({ channel: 'telegram.dm' }));
+    expect(await gwA.get(rec.approval_id)).toBeNull();
+    const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.key === keys.record(rec.approval_id));
+    expect(logged[0]?.msg).toBe('unreadable approval record skipped');
+  });
+
   it('lists settled records newest first', async () => {
     const a = await worker.createPendingApproval(newApproval());
     const b = await worker.createPendingApproval(newApproval());
@@ -247,7 +261,7 @@ describe('the reaper pass', () => {
   });
 });
 
-it('stores exactly the §10 fields, plus how its card is drawn (route prompt, group chat)', async () => {
+it('stores exactly the §10 fields, plus how its card is drawn (route prompt, group chat) and the requester', async () => {
   const rec = await worker.createPendingApproval(newApproval());
   expect(Object.keys(await admin.hgetall(keys.record(rec.approval_id))).sort()).toEqual(
     [
@@ -264,6 +278,7 @@ it('stores exactly the §10 fields, plus how its card is drawn (route prompt, gr
       'destination',
       'route_prompt',
       'group',
+      'requester',
       'message_ref',
       'created_at',
       'expires_at',

@@ -72,7 +72,7 @@ describe('approvals on Telegram', () => {
     expect(answered.params.text).toBe('✅ Approved');
     await waitFor(() => card.message.reply_markup === undefined, 30_000, 'the keyboard removed');
     expect(card.message.text).toBe(
-      '🔧 Tool approval required\n\nTool: file_write\nArgs: path: tg.txt, content: hi\n\n✅ Approved by alice',
+      '🔧 Tool approval required\n\nTool: file_write\nArgs: path: tg.txt, content: hi\n\n✅ Approved by alice (7)',
     );
     await h.server.waitForRequests(2, 30_000);
     expect(toolResultsOf(h.server.requests[1]!).at(-1)?.content).toMatch(/^Wrote 2 bytes to .*tg\.txt$/);

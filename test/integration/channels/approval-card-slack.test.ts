@@ -3,6 +3,7 @@
 // id), a press back as an action the parser reads, and the outcome edit that drops the actions block.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { summarizeArgs } from '../../../src/approval/args-summary.ts';
 import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
 import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
@@ -89,6 +90,27 @@ describe('approval card on Slack', () => {
     expect(msg.text).toBe(
       '*APPROVAL REQUIRED* [`m4n5b6`]\n*Tool:* `http_request`\n*Agent:* fetcher (delegated by main)\n*Args:* url: https://example.com/?a=1&amp;b=&lt;2&gt;, api_key: [redacted]\n\n✅ Approved by bob',
     );
+  });
+
+  it('keeps hostile argument values on the Args line: no link, mention or extra line (approvals.md §4, §12.4)', async () => {
+    const c = {
+      ...card(),
+      argsSummary: summarizeArgs({
+        path: '/tmp/x\n*Tool:* `file_read`',
+        content: '*bold* <https://evil.example|click> <!channel> `tick` &amp;\u200b',
+      }),
+    };
+    await adapter.send({ channel: 'slack.ops', chat: CHANNEL }, renderApprovalCard('slack', c));
+    const posted = fake.callsOf('chat.postMessage')[0]!.params;
+    const section = (posted.blocks as Block[])[0]!.text!;
+    expect(section.type).toBe('mrkdwn');
+    const lines = section.text.split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[3]).toBe(
+      '*Args:* path: /tmp/x\\n*Tool:* `file_read`, content: *bold* &lt;https://evil.example|click&gt; &lt;!channel&gt; `tick` &amp;amp;\\u200b',
+    );
+    expect(String(posted.text).split('\n')).toHaveLength(4);
+    expect(String(posted.text)).not.toMatch(/<[^&]/);
   });
 
   it('the text-mode fallback goes out as its text, without blocks (no Markdown conversion of the args)', async () => {

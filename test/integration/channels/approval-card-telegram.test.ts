@@ -2,6 +2,7 @@
 // HTML card with its inline keyboard on the wire, a press back as an action the parser reads, the outcome edit.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { summarizeArgs } from '../../../src/approval/args-summary.ts';
 import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
 import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
@@ -72,6 +73,27 @@ describe('approval card on Telegram', () => {
     expect(sent.message.reply_markup).toBeUndefined();
     expect(sent.message.text).toBe(
       '🔧 Tool approval required\n\nTool: file_write\nAgent: coder (delegated by main)\nArgs: path: /tmp/<a>&b, content: hi\n\n✅✅ Always approved by bob',
+    );
+  });
+
+  it('shows hostile argument values literally: no tag, no entity, no extra line (approvals.md §4, §12.2)', async () => {
+    const c = {
+      ...card(),
+      argsSummary: summarizeArgs({
+        path: '/tmp/x\nTool: file_read\nArgs: path: /etc/motd',
+        content: '*bold* <a href="https://evil.example">x</a> `tick` </code><b>&amp;\u202e',
+      }),
+    };
+    const msg = renderApprovalCard('telegram', c);
+    const ref = await adapter.send(to, msg);
+    const call = await tg.waitForCall((x) => x.method === 'sendMessage', 20_000, 'sendMessage');
+    expect(call.params.parse_mode).toBe('HTML');
+    expect(String(call.params.text)).toContain(
+      'Args: <code>path: /tmp/x\\nTool: file_read\\nArgs: path: /etc/motd, content: *bold* &lt;a href="https://evil.example"&gt;x&lt;/a&gt; `tick` &lt;/code&gt;&lt;b&gt;&amp;amp;\\u202e</code>',
+    );
+    const sent = tg.sent.find((s) => String(s.message.message_id) === ref.messageId)!;
+    expect(sent.message.text).toBe(
+      '🔧 Tool approval required\n\nTool: file_write\nAgent: coder (delegated by main)\nArgs: path: /tmp/x\\nTool: file_read\\nArgs: path: /etc/motd, content: *bold* <a href="https://evil.example">x</a> `tick` </code><b>&amp;\\u202e\n\nTap a button below:',
     );
   });
 

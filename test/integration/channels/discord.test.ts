@@ -39,7 +39,7 @@ mention_only = true
 [peer_groups.discord]
 channel = "discord"
 agents = ["main"]
-external_peers = ["${ALICE}", "bob"]
+external_peers = ["${ALICE}", "@bob"]
 `);
   h = await createRuntimeHarness('discord-channel', toml, {
     actions: {

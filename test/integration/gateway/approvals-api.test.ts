@@ -15,7 +15,8 @@ const TOKEN = 'tok-approvals-7c1e9d';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 const prefix = uniquePrefix('gateway-approvals');
 const keys = approvalKeys(prefix);
-const LONG = `echo ${'x'.repeat(120)}`;
+// Longer than a summary shows (600 code points): the raw value can never appear whole.
+const LONG = `echo ${'x'.repeat(1000)}`;
 const RAW_ARGS = { command: LONG, api_key: 'sk-raw-secret-value' };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const operator = { channel: 'telegram.ops', user: '42' };

@@ -19,6 +19,7 @@ const rec = (channel: string, chat: string, thread: string | null = null, agent 
   channel,
   destination: { chat, thread },
   agent,
+  requester: null as { channel: string; user: string } | null,
 });
 const from = (channel: string, chat: string, thread?: string, id = '42', username?: string) => ({
   channel,
@@ -95,6 +96,25 @@ describe('§11 check 2: a peer group names the channel, the gated agent and the 
       ),
     ).toBe('unauthorised');
     expect(checkAnswerer(config(), r, f)).toBe('unauthorised');
+  });
+
+  it("takes a group's approvers instead of its external_peers when it has them (config.md §13)", () => {
+    expect(checkAnswerer(config(group({ approvers: ['43'] })), r, f)).toBe('unauthorised');
+    expect(checkAnswerer(config(group({ external_peers: [], approvers: ['42'] })), r, f)).toBe('ok');
+    expect(checkAnswerer(config(group({ external_peers: [], approvers: [] })), r, f)).toBe('unauthorised');
+    // Another group without approvers still lets its external_peers answer (back-compat).
+    expect(checkAnswerer(config(group({ approvers: ['43'] }), group({ channel: 'telegram' })), r, f)).toBe(
+      'ok',
+    );
+  });
+
+  it('refuses the requester of a routed approval, on any alias of the same platform, whatever the groups say', () => {
+    const routed = { ...r, requester: { channel: 'telegram.dm', user: '42' } };
+    expect(checkAnswerer(config(group({ external_peers: ['*'] })), routed, f)).toBe('requester');
+    const other = { ...r, requester: { channel: 'telegram.dm', user: '41' } };
+    expect(checkAnswerer(config(group({})), other, f)).toBe('ok');
+    const elsewhere = { ...r, requester: { channel: 'discord.main', user: '42' } };
+    expect(checkAnswerer(config(group({})), elsewhere, f)).toBe('ok');
   });
 
   it('checks the chat before the user', () => {

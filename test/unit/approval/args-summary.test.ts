@@ -18,25 +18,61 @@ describe('argument summary (approvals.md §4)', () => {
     );
   });
 
-  it('cuts each value to 80 code points with … appended only when cut', () => {
-    const exact = 'a'.repeat(80);
+  it('shows values up to 600 code points whole; longer ones keep head and tail around the hidden count (baton)', () => {
+    const exact = 'a'.repeat(600);
     expect(summarizeArgs({ v: exact })).toBe(`v: ${exact}`);
-    expect(summarizeArgs({ v: `${exact}b` })).toBe(`v: ${exact}…`);
-    // Code points, not UTF-16 units: 81 emoji are cut to 80 whole emoji.
-    expect(summarizeArgs({ v: '😀'.repeat(81) })).toBe(`v: ${'😀'.repeat(80)}…`);
-    expect(summarizeArgs({ v: Array.from({ length: 50 }, () => 1) })).toBe(
-      `v: ${JSON.stringify(Array.from({ length: 50 }, () => 1)).slice(0, 80)}…`,
+    expect(summarizeArgs({ v: `${'h'.repeat(300)}${'m'.repeat(101)}${'t'.repeat(300)}` })).toBe(
+      `v: ${'h'.repeat(300)} … (+101 chars) … ${'t'.repeat(300)}`,
+    );
+    // Code points, not UTF-16 units.
+    expect(summarizeArgs({ v: '😀'.repeat(601) })).toBe(
+      `v: ${'😀'.repeat(300)} … (+1 chars) … ${'😀'.repeat(300)}`,
+    );
+    // The attack: a flag after the cut is still on the card.
+    const amend = `git commit -m wip${'x'.repeat(700)} --amend --no-verify`;
+    expect(summarizeArgs({ command: amend })).toMatch(
+      /^command: git commit -m wipx+ … \(\+\d+ chars\) … x+ --amend --no-verify$/,
     );
   });
 
-  it('renders non-object arguments as compact JSON cut to 120 characters', () => {
+  it('cuts the whole summary in the middle at 1,200 code points, keeping the last keys (baton)', () => {
+    const args = { a: 'x'.repeat(500), b: 'y'.repeat(500), c: 'z'.repeat(500), force: true };
+    const s = summarizeArgs(args);
+    expect(s.startsWith(`a: ${'x'.repeat(500)}`)).toBe(true);
+    expect(s.endsWith(`${'z'.repeat(500)}, force: true`)).toBe(true);
+    expect(s).toContain(' … (+');
+    expect([...s].length).toBeLessThanOrEqual(1200 + ' … (+9999 chars) … '.length);
+  });
+
+  it('escapes control, format and separator characters in keys and values (baton)', () => {
+    // A newline cannot draw a fake Tool:/Args: line.
+    expect(summarizeArgs({ path: '/tmp/x\nTool: file_read\r\tArgs: path: /etc/motd' })).toBe(
+      'path: /tmp/x\\nTool: file_read\\r\\tArgs: path: /etc/motd',
+    );
+    expect(
+      summarizeArgs({ 'k\u202e': 'a\u200bb\u001b[2Jc\ufeff\u2028\u2029\u0085\u007f\u2066\u{e0041}' }),
+    ).toBe('k\\u202e: a\\u200bb\\x1b[2Jc\\ufeff\\u2028\\u2029\\x85\\x7f\\u2066\\u{e0041}');
+    // Printable text, other scripts and emoji pass as they are.
+    expect(summarizeArgs({ v: 'héllo 世界 😀 ✓' })).toBe('v: héllo 世界 😀 ✓');
+    // Non-object arguments too (compact JSON leaves U+2028 and bidi controls as they are).
+    expect(summarizeArgs('a\u2028b\u202ec')).toBe('"a\\u2028b\\u202ec"');
+  });
+
+  it('shows a run of more than 3 spaces as [␠×N] (baton)', () => {
+    expect(summarizeArgs({ command: `git commit -m wip${' '.repeat(300)} --amend --no-verify` })).toBe(
+      'command: git commit -m wip[␠×301]--amend --no-verify',
+    );
+    expect(summarizeArgs({ v: 'a   b' })).toBe('v: a   b');
+    expect(summarizeArgs({ v: 'a\u00a0\u2003\u3000 b' })).toBe('v: a[␠×4]b');
+  });
+
+  it('renders non-object arguments as compact JSON, cut in the middle at 1,200 code points', () => {
     expect(summarizeArgs('hello')).toBe('"hello"');
     expect(summarizeArgs(42)).toBe('42');
     expect(summarizeArgs(null)).toBe('null');
     expect(summarizeArgs([1, 2])).toBe('[1,2]');
-    const long = 'x'.repeat(200);
-    expect(summarizeArgs(long)).toBe(`"${'x'.repeat(119)}…`);
-    expect(summarizeArgs('y'.repeat(118))).toBe(`"${'y'.repeat(118)}"`);
+    expect(summarizeArgs('x'.repeat(1300))).toBe(`"${'x'.repeat(599)} … (+102 chars) … ${'x'.repeat(599)}"`);
+    expect(summarizeArgs('y'.repeat(1198))).toBe(`"${'y'.repeat(1198)}"`);
   });
 
   it('redacts values of every listed key, case-insensitively and anywhere in the key', () => {
