@@ -82,6 +82,8 @@ export const paths = {
   notAFile: (p: string) => `Not a regular file: ${p}`,
   tooLarge: (p: string, size: number, cap: number) =>
     `File too large: ${p} is ${size} bytes; file_read reads at most ${cap} bytes`,
+  execConfigBlocked: (p: string) =>
+    `Path '${p}' configures which programs run (git, package managers, shells); writing it is high-risk and blocked by this agent's risk profile (block_high_risk_commands)`,
   contentTooLarge: (size: number, cap: number) =>
     `Content too large: ${size} bytes; file_write writes at most ${cap} bytes`,
 } as const;

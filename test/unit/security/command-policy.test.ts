@@ -11,6 +11,8 @@ const dir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-cmd-')));
 const ws = join(dir, 'ws');
 mkdirSync(ws, { recursive: true });
 symlinkSync('/etc', join(ws, 'etc-link'));
+mkdirSync(join(ws, '.git'));
+symlinkSync(join(ws, '.git', 'config'), join(ws, 'cfg-link'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const policy = buildPolicy({
@@ -175,6 +177,34 @@ describe('checkCommand', () => {
     const open = { ...policy, workspaceOnly: false, forbiddenPaths: ['/etc'] };
     expect(checkCommand(open, `ls ${dir}`)).toMatchObject({ ok: true });
     expect(checkCommand(open, 'cat /etc/hosts')).toMatchObject({ ok: false });
+  });
+
+  it('rates a command that may write an execution-config file high (Security 2, item 1)', () => {
+    const tools = { ...policy, allowedCommands: ['*'], blockHighRiskCommands: false };
+    for (const line of [
+      'cp evil.txt .git/config',
+      'mv hook .git/hooks/post-index-change',
+      'mv elsewhere .git',
+      'touch .gitattributes',
+      'tee sub/.npmrc',
+      'sed -i s/a/b/ .git/config',
+      'cp -t .cargo x/config.toml',
+      'cp evil/.npmrc .',
+      'cp -r evil/.git sub',
+      'ln -s elsewhere .git',
+      'touch cfg-link',
+    ]) {
+      expect(checkCommand(tools, line), line).toMatchObject({ ok: true, risk: 'high', needsApproval: true });
+    }
+    // Reading those files, or writing elsewhere, keeps its usual risk.
+    expect(checkCommand(tools, 'cat .git/config')).toMatchObject({ risk: 'low' });
+    expect(checkCommand(tools, 'cp .git/config backup.txt')).toMatchObject({ risk: 'medium' });
+    expect(checkCommand(tools, 'git status')).toMatchObject({ risk: 'low' });
+    expect(checkCommand(policy, 'touch .gitattributes')).toEqual({
+      ok: false,
+      error:
+        "Command 'touch' is high-risk and blocked by this agent's risk profile (block_high_risk_commands)",
+    });
   });
 
   it('never throws on bad input', () => {
