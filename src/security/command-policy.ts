@@ -6,6 +6,7 @@ import { isExecConfigPath, writesExecConfig } from './exec-config.ts';
 import { command as text } from './messages.ts';
 import { checkPath, type PathDenial, type PathPolicy } from './path-guard.ts';
 import { isWithin, realpathNearest } from './paths.ts';
+import { followsLinksRecursively } from './risk/symlink-readers.ts';
 import { splitCommand } from './shell-lexer.ts';
 import type { CommandRisk, SecurityPolicy } from './types.ts';
 
@@ -134,6 +135,9 @@ export function checkCommand(policy: CommandPolicy, commandLine: unknown): Comma
   const [program, ...args] = lexed.argv;
   if (program === undefined || program === '') return { ok: false, error: text.empty() };
   if (!isProgramAllowed(policy, program)) return { ok: false, error: text.notAllowed(program) };
+  // Path checks see the arguments only; a link met during the walk could lead anywhere.
+  const follows = policy.workspaceOnly ? followsLinksRecursively(lexed.argv) : null;
+  if (follows !== null) return { ok: false, error: text.followsSymlinks(program, follows) };
   const cls = withExecConfigRisk(args, assessArgv(lexed.argv), (t) =>
     writesExecConfig(policy.workspaceDir, t),
   );

@@ -207,6 +207,50 @@ describe('checkCommand', () => {
     });
   });
 
+  it('refuses recursive readers that follow symbolic links while workspace_only is on (Security 2, item 10)', () => {
+    const tools = { ...policy, allowedCommands: ['*'], blockHighRiskCommands: false };
+    for (const [line, option] of [
+      ['grep -R secret .', '-R'],
+      ['grep -rnR secret .', '-R'],
+      ['grep --dereference-recursive secret .', '--dereference-recursive'],
+      ['egrep -R x .', '-R'],
+      ['ls -RL .', '-L'],
+      ['ls --recursive --dereference', '--dereference'],
+      ['du -L .', '-L'],
+      ['find -L . -name x', '-L'],
+      ['find . -follow -name x', '-follow'],
+      ['cp -rL src dst', '-L'],
+      ['cp -a --dereference src dst', '--dereference'],
+      ['diff -r a b', '-r'],
+      ['tar -chf out.tar dir', '-h'],
+      ['tar chf out.tar dir', 'chf'],
+      ['zip -r out.zip dir', '-r'],
+    ]) {
+      expect(checkCommand(tools, line!), line).toEqual({
+        ok: false,
+        error: `Command '${line!.split(' ')[0]}' with '${option}' follows symbolic links while it reads recursively, which can leave the workspace (workspace_only is on); read recursively without following links (for example grep -r instead of grep -R)`,
+      });
+    }
+    // The forms that do not follow links, and option values that only look like such a letter, pass.
+    for (const line of [
+      'grep -r secret .',
+      'grep -e R -r .',
+      'grep -eR x a.txt',
+      'ls -R .',
+      'ls -L a',
+      'du -sh .',
+      'find . -name x',
+      'cp -r src dst',
+      'diff -r --no-dereference a b',
+      'tar -cf out.tar dir',
+      'zip -ry out.zip dir',
+    ]) {
+      expect(checkCommand(tools, line).ok, line).toBe(true);
+    }
+    // With workspace_only off there is no confinement to leave; the sandbox bounds what the links reach.
+    expect(checkCommand({ ...tools, workspaceOnly: false }, 'grep -R secret .').ok).toBe(true);
+  });
+
   it('never throws on bad input', () => {
     for (const bad of [undefined, null, 42, {}, '', '   ', '""']) {
       expect(checkCommand(policy, bad).ok).toBe(false);
