@@ -1,4 +1,5 @@
 // The approval gate: decides per tool call whether it runs, is approved, or needs an operator (approvals.md §2).
+import { writesExecConfig } from '../security/exec-config.ts';
 import type { SecurityPolicy } from '../security/types.ts';
 import type { ApprovalGate, GateOutcome, RuntimeDenial } from './types.ts';
 
@@ -16,17 +17,32 @@ function listed(list: readonly string[], tool: string): boolean {
   return list.includes('*') || list.includes(tool);
 }
 
-/** The first matching rule of approvals.md §2. */
+/**
+ * A call whose tool applies its own high-risk policy, as shell does: a `file_write` to a file that configures
+ * execution (`.git/config`, …) is refused or asked for by the tool, past `auto_approve` and "Always".
+ */
+export function isSelfGated(
+  policy: Pick<SecurityPolicy, 'workspaceDir'>,
+  tool: string,
+  args: unknown,
+): boolean {
+  if (tool === 'shell') return true;
+  if (tool !== 'file_write' || typeof args !== 'object' || args === null || !('path' in args)) return false;
+  return typeof args.path === 'string' && writesExecConfig(policy.workspaceDir, args.path);
+}
+
+/** The first matching rule of approvals.md §2; `selfGated` widens the shell rule (4) to such calls. */
 export function evaluateRequirement(
   policy: Pick<SecurityPolicy, 'autonomy' | 'alwaysAsk' | 'autoApprove'>,
   tool: string,
   shellExempt: boolean,
   alwaysGranted: ReadonlySet<string>,
+  selfGated = tool === 'shell',
 ): Requirement {
   if (policy.autonomy === 'readonly') return 'not_required';
   if (listed(policy.alwaysAsk, tool)) return 'prompt';
   if (policy.autonomy === 'full') return 'approved';
-  if (tool === 'shell' && shellExempt) return 'not_required';
+  if (selfGated && shellExempt) return 'not_required';
   if (listed(policy.autoApprove, tool)) return 'approved';
   if (alwaysGranted.has(tool)) return 'approved';
   return 'prompt';
@@ -73,7 +89,8 @@ export function createApprovalGate(opts: GateOptions): ApprovalGate {
   };
   return {
     async check(tool, args, signal) {
-      const req = evaluateRequirement(opts.policy, tool, opts.shellExempt, always);
+      const selfGated = isSelfGated(opts.policy, tool, args);
+      const req = evaluateRequirement(opts.policy, tool, opts.shellExempt, always, selfGated);
       return req === 'prompt' ? ask(tool, args, signal) : { kind: 'run' };
     },
     askForCommand: ask,

@@ -1,10 +1,12 @@
 // Shell command policy: parse to argv, allowlist the program, classify risk, block high risk, guard path arguments.
-import { basename, isAbsolute } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import { assessArgv, type CommandClass } from './command-risk.ts';
 import { commandsEquivalent } from './escalation.ts';
+import { isExecConfigPath, writesExecConfig } from './exec-config.ts';
 import { command as text } from './messages.ts';
 import { checkPath, type PathDenial, type PathPolicy } from './path-guard.ts';
 import { isWithin, realpathNearest } from './paths.ts';
+import { followsLinksRecursively } from './risk/symlink-readers.ts';
 import { splitCommand } from './shell-lexer.ts';
 import type { CommandRisk, SecurityPolicy } from './types.ts';
 
@@ -110,6 +112,22 @@ function needsApproval(policy: CommandPolicy, cls: CommandClass): boolean {
   return cls.risk === 'medium' && policy.requireApprovalForMediumRisk;
 }
 
+/**
+ * A command that may write a file that configures execution (`.git/config`, `.npmrc`, …) is high risk. A target
+ * may be a directory, so a source's name placed in it counts too (`cp x/.npmrc .`, `mv evil .git`).
+ */
+function withExecConfigRisk(
+  args: readonly string[],
+  cls: CommandClass,
+  isExecConfig: (target: string) => boolean,
+): CommandClass {
+  if (!cls.writes) return cls;
+  const candidates = args.flatMap(pathCandidates).filter(checkable);
+  const targets = cls.targets === 'all' ? candidates : cls.targets.filter(checkable);
+  const placed = targets.flatMap((t) => candidates.map((c) => join(t, basename(c))));
+  return [...targets, ...placed].some(isExecConfig) ? { ...cls, risk: 'high' } : cls;
+}
+
 export function checkCommand(policy: CommandPolicy, commandLine: unknown): CommandCheck {
   if (typeof commandLine !== 'string' || commandLine.trim() === '') return { ok: false, error: text.empty() };
   const lexed = splitCommand(commandLine.trim());
@@ -117,7 +135,12 @@ export function checkCommand(policy: CommandPolicy, commandLine: unknown): Comma
   const [program, ...args] = lexed.argv;
   if (program === undefined || program === '') return { ok: false, error: text.empty() };
   if (!isProgramAllowed(policy, program)) return { ok: false, error: text.notAllowed(program) };
-  const cls = assessArgv(lexed.argv);
+  // Path checks see the arguments only; a link met during the walk could lead anywhere.
+  const follows = policy.workspaceOnly ? followsLinksRecursively(lexed.argv) : null;
+  if (follows !== null) return { ok: false, error: text.followsSymlinks(program, follows) };
+  const cls = withExecConfigRisk(args, assessArgv(lexed.argv), (t) =>
+    writesExecConfig(policy.workspaceDir, t),
+  );
   if (cls.risk === 'high' && policy.blockHighRiskCommands)
     return { ok: false, error: text.highRiskBlocked(program) };
   const argError = checkArguments(policy, args, cls);
@@ -134,5 +157,6 @@ export function checkCommand(policy: CommandPolicy, commandLine: unknown): Comma
 /** Risk of a command line without checking it (for summaries); unparsable lines count as high. */
 export function classifyCommand(commandLine: string): CommandRisk {
   const lexed = splitCommand(commandLine.trim());
-  return lexed.ok && lexed.argv.length > 0 ? assessArgv(lexed.argv).risk : 'high';
+  if (!lexed.ok || lexed.argv.length === 0) return 'high';
+  return withExecConfigRisk(lexed.argv.slice(1), assessArgv(lexed.argv), isExecConfigPath).risk;
 }

@@ -62,6 +62,8 @@ export const command = {
     `Command argument '${arg}' is in a read-only root, and this command may write to it; writing there is not allowed`,
   outsideWorkspace: (arg: string) =>
     `Command argument '${arg}' points outside the workspace and allowed roots (workspace_only is on)`,
+  followsSymlinks: (program: string, option: string) =>
+    `Command '${program}' with '${option}' follows symbolic links while it reads recursively, which can leave the workspace (workspace_only is on); read recursively without following links (for example grep -r instead of grep -R)`,
   timedOut: (secs: number) => `Command timed out after ${secs}s and was killed`,
   exitCode: (code: number) => `Command exited with code ${code}`,
   killedBySignal: (signal: string) => `Command was killed by signal ${signal}`,
@@ -82,6 +84,8 @@ export const paths = {
   notAFile: (p: string) => `Not a regular file: ${p}`,
   tooLarge: (p: string, size: number, cap: number) =>
     `File too large: ${p} is ${size} bytes; file_read reads at most ${cap} bytes`,
+  execConfigBlocked: (p: string) =>
+    `Path '${p}' configures which programs run (git, package managers, shells); writing it is high-risk and blocked by this agent's risk profile (block_high_risk_commands)`,
   contentTooLarge: (size: number, cap: number) =>
     `Content too large: ${size} bytes; file_write writes at most ${cap} bytes`,
 } as const;

@@ -11,7 +11,10 @@ const table = (long: string, short: string, longValued = '', shortValued = ''): 
   shortValued,
 });
 
-/** Revision walking and diff output options shared by log, show, diff and their plumbing relatives. */
+/**
+ * Revision walking and diff output options shared by log, show, diff and their plumbing relatives. `--textconv`
+ * (here, in grep and cat-file, like cat-file's `--filters`) is left out: it runs a driver the repository names.
+ */
 const LOG_LONG =
   'oneline graph decorate no-decorate decorate-refs decorate-refs-exclude stat shortstat numstat name-only ' +
   'name-status patch no-patch format pretty abbrev-commit no-abbrev-commit abbrev date relative-date all ' +
@@ -24,7 +27,7 @@ const LOG_LONG =
   'no-relative merge-base show-signature notes no-notes left-right cherry-pick cherry-mark cherry boundary ' +
   'simplify-by-decoration full-history ancestry-path topo-order date-order author-date-order parents children ' +
   'walk-reflogs source log-size mailmap use-mailmap no-mailmap encoding expand-tabs no-expand-tabs submodule ' +
-  'ignore-submodules textconv no-textconv no-ext-diff count min-parents max-parents no-min-parents ' +
+  'ignore-submodules no-textconv no-ext-diff count min-parents max-parents no-min-parents ' +
   'no-max-parents not objects objects-edge in-commit-order no-walk do-walk dense sparse remove-empty ' +
   'numbered summary-only committer-date-is-author-date name-only creation-factor no-dual-color ' +
   'compact-summary patch-with-stat patch-with-raw indent-heuristic no-indent-heuristic anchored inter-hunk-context ' +
@@ -37,7 +40,7 @@ const LOG_VALUED = 'max-count skip since after until before author committer gre
 export const LOG = table(LOG_LONG, LOG_SHORT, LOG_VALUED, 'nULGS');
 
 const GREP = table(
-  'text textconv no-textconv ignore-case max-depth recursive no-recursive word-regexp invert-match full-name ' +
+  'text no-textconv ignore-case max-depth recursive no-recursive word-regexp invert-match full-name ' +
     'extended-regexp basic-regexp fixed-strings perl-regexp line-number column files-with-matches name-only ' +
     'files-without-match null only-matching count color no-color break heading show-function after-context ' +
     'before-context context function-context threads and or not all-match quiet cached untracked no-index ' +
@@ -82,7 +85,7 @@ const REV_PARSE = table(
 
 const LS_TREE = table('long name-only name-status object-only full-name full-tree abbrev format', 'drtlz');
 const CAT_FILE = table(
-  'textconv filters batch batch-check batch-command batch-all-objects buffer unordered allow-unknown-type ' +
+  'batch batch-check batch-command batch-all-objects buffer unordered allow-unknown-type ' +
     'follow-symlinks path mailmap use-mailmap no-mailmap',
   'tspe',
 );

@@ -13,7 +13,7 @@ import {
   TAG,
 } from './git-tables.ts';
 
-const GLOBAL_SPEC = {
+export const GIT_GLOBAL_SPEC = {
   longValued: words('git-dir work-tree namespace super-prefix config-env attr-source list-cmds'),
   shortValued: 'Cc',
 };
@@ -45,7 +45,7 @@ function globalOption(t: ArgToken): CommandClass {
 }
 
 export function classifyGit(args: readonly string[]): CommandClass {
-  const { tokens, rest } = scanArgs(args, GLOBAL_SPEC, true);
+  const { tokens, rest } = scanArgs(args, GIT_GLOBAL_SPEC, true);
   const globals = tokens.map(globalOption);
   const [sub, ...subArgs] = rest;
   if (sub === undefined) return worst(READS, ...globals);

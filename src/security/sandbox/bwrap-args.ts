@@ -1,9 +1,19 @@
 // The bubblewrap argument vector for one shell command (config.md §10.2): what the command can see and touch.
 import { statSync } from 'node:fs';
 import { isWithin, realpathOr } from '../paths.ts';
+import { inspectSystemEntry, type SystemEntry, systemMounts } from './system-mounts.ts';
 
-/** Namespaces, a read-only root, fresh /dev, /proc (of the new PID namespace) and /tmp: shared by the probe. */
-export function baseFlags(allowNetwork: boolean): string[] {
+export type { SystemEntry } from './system-mounts.ts';
+
+/**
+ * Namespaces, the system directories read-only (nothing else of the host: no /home, /root, /srv, /var, /mnt,
+ * other workspaces, the data dir or the checkout), fresh /dev, /proc (of the new PID namespace) and /tmp.
+ * Shared by the probe.
+ */
+export function baseFlags(
+  allowNetwork: boolean,
+  inspect: (p: string) => SystemEntry = inspectSystemEntry,
+): string[] {
   return [
     // No --new-session: the command must stay in the process group the runner kills on timeout or abort
     // (bwrap's --die-with-parent alone misses a kill that lands before the sandbox is set up). The runner
@@ -11,9 +21,7 @@ export function baseFlags(allowNetwork: boolean): string[] {
     '--die-with-parent',
     '--unshare-all',
     ...(allowNetwork ? ['--share-net'] : []),
-    '--ro-bind',
-    '/',
-    '/',
+    ...systemMounts(inspect),
     '--dev',
     '/dev',
     '--proc',
@@ -22,6 +30,9 @@ export function baseFlags(allowNetwork: boolean): string[] {
     '/tmp',
   ];
 }
+
+/** Last of the mounts: the sandbox's own root (mount points only) becomes read-only, not scratch space. */
+export const SEAL_ROOT = ['--remount-ro', '/'];
 
 const UNSET_PWD = ['/usr/bin/env', '-u', 'PWD', '--'];
 
@@ -92,13 +103,15 @@ export function bwrapArgs(
   layout: SandboxLayout,
   argv: readonly string[],
   inspect: (p: string) => PathKind = inspectPath,
+  inspectSystem: (p: string) => SystemEntry = inspectSystemEntry,
 ): string[] {
   const mounts = [...rootMounts(layout, inspect), ...hideMounts(layout, inspect)]
     .map((m, i) => ({ ...m, i }))
     .sort((a, b) => depth(a.path) - depth(b.path) || a.order - b.order || a.i - b.i);
   return [
-    ...baseFlags(layout.allowNetwork),
+    ...baseFlags(layout.allowNetwork, inspectSystem),
     ...mounts.flatMap((m) => m.flags),
+    ...SEAL_ROOT,
     '--chdir',
     realpathOr(layout.workspaceDir),
     '--',

@@ -1,7 +1,7 @@
 // The startup probe: really run `bwrap <the command flags> -- true` once per process and binary, and remember.
 import { execFile } from 'node:child_process';
 import { sandbox as text } from '../messages.ts';
-import { baseFlags } from './bwrap-args.ts';
+import { baseFlags, SEAL_ROOT } from './bwrap-args.ts';
 
 export type SandboxProbe = { ok: true } | { ok: false; reason: string };
 
@@ -13,7 +13,7 @@ function runProbe(binary: string): Promise<SandboxProbe> {
   return new Promise((resolve) => {
     execFile(
       binary,
-      [...baseFlags(false), '--', 'true'],
+      [...baseFlags(false), ...SEAL_ROOT, '--', 'true'],
       { timeout: PROBE_TIMEOUT_MS, killSignal: 'SIGKILL', env: { PATH: process.env.PATH ?? '' } },
       (err, _stdout, stderr) => {
         if (!err) return resolve({ ok: true });

@@ -2,9 +2,11 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { fail, ok, type Tool } from '../../run/tool.ts';
+import { writesExecConfig } from '../../security/exec-config.ts';
 import { paths as text } from '../../security/messages.ts';
 import { checkPath } from '../../security/path-guard.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { gateExecConfigWrite } from './exec-config-gate.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
 
 const NAME = 'file_write';
@@ -28,7 +30,7 @@ export function createFileWriteTool(): Tool<FileWriteInput> {
       additionalProperties: false,
     },
     input: fileWriteInput,
-    execute: guardedExecute(NAME, fileWriteInput, async ({ path, content }, { run }) => {
+    execute: guardedExecute(NAME, fileWriteInput, async ({ path, content }, { run, signal }) => {
       const refused = readOnlyBlock(run, NAME);
       if (refused) return refused;
       const check = checkPath(run.policy, path, 'write');
@@ -37,6 +39,10 @@ export function createFileWriteTool(): Tool<FileWriteInput> {
       if (size > FILE_WRITE_CAP_BYTES) return fail(text.contentTooLarge(size, FILE_WRITE_CAP_BYTES));
       const existing = await stat(check.path).catch(() => null);
       if (existing && !existing.isFile()) return fail(text.notAFile(path));
+      if (writesExecConfig(run.policy.workspaceDir, path)) {
+        const held = await gateExecConfigWrite(run, NAME, { path, content }, signal);
+        if (held) return held;
+      }
       const spent = await chargeAction(run);
       if (spent) return spent;
       await writeFileAtomic(check.path, content);

@@ -18,6 +18,8 @@ export interface RunOptions {
   passthrough: readonly string[];
   signal: AbortSignal;
   source?: NodeJS.ProcessEnv;
+  /** Set for every command, over the passed variables. */
+  fixedEnv?: Readonly<Record<string, string>>;
 }
 
 /** Only PATH, HOME, LANG and the profile's `shell_env_passthrough` variables reach the command. */
@@ -65,7 +67,7 @@ export function runArgv(argv: readonly string[], opts: RunOptions): Promise<RunO
     // detached: the command leads its own process group, so a timeout kills everything it started.
     const child = spawn(program, args, {
       cwd: opts.cwd,
-      env: buildCommandEnv(opts.passthrough, opts.source ?? process.env),
+      env: { ...buildCommandEnv(opts.passthrough, opts.source ?? process.env), ...opts.fixedEnv },
       shell: false,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

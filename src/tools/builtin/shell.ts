@@ -5,6 +5,7 @@ import { DENIED_BY_USER, notRunText } from '../../approval/messages.ts';
 import { RunAbortedError } from '../../core/errors.ts';
 import { fail, ok, type Tool } from '../../run/tool.ts';
 import { checkCommand } from '../../security/command-policy.ts';
+import { gitGuardEnv, gitSafePassthrough, hardenGitArgv } from '../../security/git-guard.ts';
 import { sandbox as sandboxText, command as text } from '../../security/messages.ts';
 import { formatOutput, runArgv } from './shell-runner.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
@@ -49,12 +50,20 @@ export function createShellTool(): Tool<ShellInput> {
       await mkdir(run.policy.workspaceDir, { recursive: true });
       // A zero timeout would kill every command at once; treat it as the smallest useful limit.
       const timeoutSecs = Math.max(1, run.policy.shellTimeoutSecs);
-      const prepared = await sandbox.prepare(run.policy, check.argv);
+      const prepared = await sandbox.prepare(run.policy, hardenGitArgv(check.argv));
       if (!prepared.ok) return fail(prepared.error);
+      const { policy } = run;
+      const roots = [
+        policy.workspaceDir,
+        ...policy.allowedRoots,
+        ...policy.allowedRootsReadOnly,
+        ...policy.allowedRootsWriteOnly,
+      ];
       const result = await runArgv(prepared.argv, {
-        cwd: run.policy.workspaceDir,
+        cwd: policy.workspaceDir,
         timeoutMs: timeoutSecs * 1000,
-        passthrough: run.policy.shellEnvPassthrough,
+        passthrough: gitSafePassthrough(policy.shellEnvPassthrough),
+        fixedEnv: gitGuardEnv(roots),
         signal: ctx.signal,
       });
       switch (result.kind) {

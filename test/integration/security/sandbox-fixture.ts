@@ -15,7 +15,7 @@ export interface SandboxTree {
   remove(): void;
 }
 
-/** Under /var/tmp so that paths outside the workspace exist (read-only) inside the sandbox too. */
+/** Under /var/tmp, not /tmp: the sandbox's own /tmp would hide the paths outside the workspace by itself. */
 export function makeTree(): SandboxTree {
   const base = mkdtempSync('/var/tmp/baton-sandbox-');
   const t = {

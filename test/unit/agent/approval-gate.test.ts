@@ -32,6 +32,38 @@ describe('approval requirement order (approvals.md §2)', () => {
   });
 });
 
+describe('a file_write to a file that configures execution (Security 2, item 1)', () => {
+  const signal = new AbortController().signal;
+  const policy = { ...base, autoApprove: ['file_write'], workspaceDir: '/srv/ws' } as SecurityPolicy;
+
+  it('is left to the tool, past auto_approve and "Always", as shell is', () => {
+    expect(evaluateRequirement(policy, 'file_write', true, none, true)).toBe('not_required');
+    expect(evaluateRequirement(base, 'file_write', true, new Set(['file_write']), true)).toBe('not_required');
+    // always_ask and full autonomy still come first.
+    expect(evaluateRequirement({ ...base, alwaysAsk: ['file_write'] }, 'file_write', true, none, true)).toBe(
+      'prompt',
+    );
+  });
+
+  it('the gate tells such a call by its path', async () => {
+    const asked: string[] = [];
+    const asker = {
+      ask: async (tool: string) => {
+        asked.push(tool);
+        return 'deny' as const;
+      },
+    };
+    const gate = createApprovalGate({ policy: { ...policy, autoApprove: [] }, shellExempt: true, asker });
+    expect(await gate.check('file_write', { path: '.git/config', content: '' }, signal)).toEqual({
+      kind: 'run',
+    });
+    expect(await gate.check('file_write', { path: 'notes.txt', content: '' }, signal)).toEqual({
+      kind: 'denied_by_user',
+    });
+    expect(asked).toEqual(['file_write']);
+  });
+});
+
 describe('approval gate', () => {
   const policy = { ...base } as Pick<SecurityPolicy, 'autonomy' | 'alwaysAsk' | 'autoApprove'>;
   const signal = new AbortController().signal;

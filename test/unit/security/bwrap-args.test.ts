@@ -2,7 +2,8 @@
 // network, read-only level; and how a risk profile's keys become the policy's sandbox settings.
 import { describe, expect, it } from 'vitest';
 import { buildSecurityPolicy } from '../../../src/security/policy.ts';
-import { bwrapArgs, type PathKind } from '../../../src/security/sandbox/bwrap-args.ts';
+import { bwrapArgs, type PathKind, type SystemEntry } from '../../../src/security/sandbox/bwrap-args.ts';
+import { ETC_ENTRIES } from '../../../src/security/sandbox/system-mounts.ts';
 import { buildConfig } from '../../helpers/config-builders.ts';
 
 const HOST: Record<string, PathKind> = {
@@ -15,6 +16,16 @@ const HOST: Record<string, PathKind> = {
   '/etc': 'dir',
 };
 const inspect = (p: string): PathKind => HOST[p] ?? null;
+/** A merged-/usr host with a real /lib64 and no /lib32 or /libx32. */
+const SYSTEM: Record<string, SystemEntry> = {
+  '/usr': { kind: 'dir' },
+  '/bin': { kind: 'link', target: 'usr/bin' },
+  '/sbin': { kind: 'link', target: 'usr/sbin' },
+  '/lib': { kind: 'link', target: 'usr/lib' },
+  '/lib64': { kind: 'dir' },
+};
+const inspectSystem = (p: string): SystemEntry => SYSTEM[p] ?? null;
+const ETC = ETC_ENTRIES.flatMap((e) => ['--ro-bind-try', `/etc/${e}`, `/etc/${e}`]);
 const layout = {
   workspaceDir: '/srv/ws',
   writableRoots: ['/data', '/missing-root'],
@@ -26,12 +37,26 @@ const layout = {
 
 describe('bwrapArgs', () => {
   it('binds roots and hides forbidden paths outermost first, then runs the argv without PWD', () => {
-    expect(bwrapArgs(layout, ['git', 'status'], inspect)).toEqual([
+    expect(bwrapArgs(layout, ['git', 'status'], inspect, inspectSystem)).toEqual([
       '--die-with-parent',
       '--unshare-all',
+      // Only the system directories, never `/` (Security 2, item 4).
       '--ro-bind',
-      '/',
-      '/',
+      '/usr',
+      '/usr',
+      '--symlink',
+      'usr/bin',
+      '/bin',
+      '--symlink',
+      'usr/sbin',
+      '/sbin',
+      '--symlink',
+      'usr/lib',
+      '/lib',
+      '--ro-bind',
+      '/lib64',
+      '/lib64',
+      ...ETC,
       '--dev',
       '/dev',
       '--proc',
@@ -56,6 +81,8 @@ describe('bwrapArgs', () => {
       '/srv/ws/.env',
       '--tmpfs',
       '/srv/ws/private',
+      '--remount-ro',
+      '/',
       '--chdir',
       '/srv/ws',
       '--',
@@ -73,9 +100,9 @@ describe('bwrapArgs', () => {
       { ...layout, allowNetwork: true, readOnly: true, forbiddenPaths: [] },
       ['ls'],
       inspect,
+      inspectSystem,
     );
     expect(args.slice(1, 3)).toEqual(['--unshare-all', '--share-net']);
-    expect(args).toContain('--ro-bind');
     expect(args.join(' ')).toContain('--ro-bind /srv/ws /srv/ws');
     expect(args).not.toContain('--bind');
   });

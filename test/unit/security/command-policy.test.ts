@@ -11,6 +11,8 @@ const dir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-cmd-')));
 const ws = join(dir, 'ws');
 mkdirSync(ws, { recursive: true });
 symlinkSync('/etc', join(ws, 'etc-link'));
+mkdirSync(join(ws, '.git'));
+symlinkSync(join(ws, '.git', 'config'), join(ws, 'cfg-link'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const policy = buildPolicy({
@@ -175,6 +177,78 @@ describe('checkCommand', () => {
     const open = { ...policy, workspaceOnly: false, forbiddenPaths: ['/etc'] };
     expect(checkCommand(open, `ls ${dir}`)).toMatchObject({ ok: true });
     expect(checkCommand(open, 'cat /etc/hosts')).toMatchObject({ ok: false });
+  });
+
+  it('rates a command that may write an execution-config file high (Security 2, item 1)', () => {
+    const tools = { ...policy, allowedCommands: ['*'], blockHighRiskCommands: false };
+    for (const line of [
+      'cp evil.txt .git/config',
+      'mv hook .git/hooks/post-index-change',
+      'mv elsewhere .git',
+      'touch .gitattributes',
+      'tee sub/.npmrc',
+      'sed -i s/a/b/ .git/config',
+      'cp -t .cargo x/config.toml',
+      'cp evil/.npmrc .',
+      'cp -r evil/.git sub',
+      'ln -s elsewhere .git',
+      'touch cfg-link',
+    ]) {
+      expect(checkCommand(tools, line), line).toMatchObject({ ok: true, risk: 'high', needsApproval: true });
+    }
+    // Reading those files, or writing elsewhere, keeps its usual risk.
+    expect(checkCommand(tools, 'cat .git/config')).toMatchObject({ risk: 'low' });
+    expect(checkCommand(tools, 'cp .git/config backup.txt')).toMatchObject({ risk: 'medium' });
+    expect(checkCommand(tools, 'git status')).toMatchObject({ risk: 'low' });
+    expect(checkCommand(policy, 'touch .gitattributes')).toEqual({
+      ok: false,
+      error:
+        "Command 'touch' is high-risk and blocked by this agent's risk profile (block_high_risk_commands)",
+    });
+  });
+
+  it('refuses recursive readers that follow symbolic links while workspace_only is on (Security 2, item 10)', () => {
+    const tools = { ...policy, allowedCommands: ['*'], blockHighRiskCommands: false };
+    for (const [line, option] of [
+      ['grep -R secret .', '-R'],
+      ['grep -rnR secret .', '-R'],
+      ['grep --dereference-recursive secret .', '--dereference-recursive'],
+      ['egrep -R x .', '-R'],
+      ['ls -RL .', '-L'],
+      ['ls --recursive --dereference', '--dereference'],
+      ['du -L .', '-L'],
+      ['find -L . -name x', '-L'],
+      ['find . -follow -name x', '-follow'],
+      ['cp -rL src dst', '-L'],
+      ['cp -a --dereference src dst', '--dereference'],
+      ['diff -r a b', '-r'],
+      ['tar -chf out.tar dir', '-h'],
+      ['tar chf out.tar dir', 'chf'],
+      ['zip -r out.zip dir', '-r'],
+    ]) {
+      expect(checkCommand(tools, line!), line).toEqual({
+        ok: false,
+        error: `Command '${line!.split(' ')[0]}' with '${option}' follows symbolic links while it reads recursively, which can leave the workspace (workspace_only is on); read recursively without following links (for example grep -r instead of grep -R)`,
+      });
+    }
+    // The forms that do not follow links, and option values that only look like such a letter, pass.
+    for (const line of [
+      'grep -r secret .',
+      'grep -e R -r .',
+      'grep -eR x a.txt',
+      'ls -R .',
+      'ls -L a',
+      'du -sh .',
+      'find . -name x',
+      'cp -r src dst',
+      'diff -r --no-dereference a b',
+      'tar -cf out.tar dir',
+      'zip -ry out.zip dir',
+    ]) {
+      expect(checkCommand(tools, line).ok, line).toBe(true);
+    }
+    // With workspace_only off there is no confinement to leave; the sandbox bounds what the links reach.
+    expect(checkCommand({ ...tools, workspaceOnly: false }, 'grep -R secret .').ok).toBe(true);
   });
 
   it('never throws on bad input', () => {

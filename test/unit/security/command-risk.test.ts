@@ -130,6 +130,11 @@ describe('classification by allowlist', () => {
     ['mystery-tool --flag', 'medium'],
     ['git frobnicate', 'medium'],
     ['git log --output=out.txt', 'medium'],
+    // options that run the drivers a repository's config names
+    ['git log -p --textconv', 'medium'],
+    ['git cat-file --textconv HEAD:a.txt', 'medium'],
+    ['git cat-file --filters HEAD:a.txt', 'medium'],
+    ['git grep --textconv foo', 'medium'],
     ['git status --bogus', 'medium'],
     ['git --bogus status', 'medium'],
     ['npm frobnicate', 'medium'],

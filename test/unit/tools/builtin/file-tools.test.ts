@@ -17,7 +17,7 @@ import type { ToolContext } from '../../../../src/run/tool.ts';
 import { createFileReadTool, FILE_READ_CAP_BYTES } from '../../../../src/tools/builtin/file-read.ts';
 import { createFileWriteTool } from '../../../../src/tools/builtin/file-write.ts';
 import { buildConfig } from '../../../helpers/config-builders.ts';
-import { buildRunContext, createMemoryBuckets } from '../../../helpers/run-context.ts';
+import { buildRunContext, createFakeGate, createMemoryBuckets } from '../../../helpers/run-context.ts';
 
 const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-files-')));
 const ws = join(dataDir, 'workspaces', 'main');
@@ -33,7 +33,11 @@ symlinkSync(join(outside, 'secret.txt'), join(ws, 'sneaky'));
 symlinkSync(outside, join(ws, 'sneaky-dir'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-function ctx(risk: Partial<RiskProfile> = {}, unrestricted = false): ToolContext {
+function ctx(
+  risk: Partial<RiskProfile> = {},
+  unrestricted = false,
+  gate = createFakeGate('run'),
+): ToolContext {
   const config = buildConfig({
     dataDir,
     risk_profiles: { default: { forbidden_paths: ['/etc', '/proc', join(ws, 'private')], ...risk } },
@@ -42,7 +46,7 @@ function ctx(risk: Partial<RiskProfile> = {}, unrestricted = false): ToolContext
       docs: {},
     },
   });
-  const run = buildRunContext({ config, agentAlias: 'main', buckets: createMemoryBuckets() });
+  const run = buildRunContext({ config, agentAlias: 'main', gate, buckets: createMemoryBuckets() });
   return { run, toolCallId: 'call-1', signal: run.signal };
 }
 
@@ -165,6 +169,66 @@ describe('file_write', () => {
       output: '',
       error: 'Rate limit exceeded: action budget exhausted',
     });
+  });
+});
+
+describe('file_write to a file that configures execution (Security 2, item 1)', () => {
+  const blocked = (p: string) =>
+    `Path '${p}' configures which programs run (git, package managers, shells); writing it is high-risk and blocked by this agent's risk profile (block_high_risk_commands)`;
+
+  it('refuses .git/** at any depth and the named config files while high risk is blocked', async () => {
+    for (const path of [
+      '.git/config',
+      'sub/.git/hooks/pre-commit',
+      '.gitattributes',
+      'pkg/.npmrc',
+      '.cargo/config.toml',
+    ]) {
+      expect(await write.execute({ path, content: 'x' }, ctx()), path).toEqual({
+        success: false,
+        output: '',
+        error: blocked(path),
+      });
+    }
+    // Ordinary files, and names that only resemble one, are plain writes.
+    for (const path of ['src/main.ts', '.gitignore', 'git/config', 'config.toml', 'Makefile']) {
+      expect((await write.execute({ path, content: 'x' }, ctx())).success, path).toBe(true);
+    }
+  });
+
+  it('sees through a symlink to .git/config', async () => {
+    mkdirSync(join(ws, '.git'), { recursive: true });
+    writeFileSync(join(ws, '.git', 'config'), '[core]\n');
+    symlinkSync(join(ws, '.git', 'config'), join(ws, 'innocent.txt'));
+    expect((await write.execute({ path: 'innocent.txt', content: 'x' }, ctx())).error).toBe(
+      blocked('innocent.txt'),
+    );
+    expect(readFileSync(join(ws, '.git', 'config'), 'utf8')).toBe('[core]\n');
+  });
+
+  it('asks the operator when high risk is unblocked, and writes only when approved', async () => {
+    const denied = createFakeGate('denied_by_user');
+    const r = await write.execute(
+      { path: '.envrc', content: 'x' },
+      ctx({ block_high_risk_commands: false }, false, denied),
+    );
+    expect(r.error).toBe('Denied by user.');
+    expect(denied.asks).toEqual([{ tool: 'file_write', args: { path: '.envrc', content: 'x' } }]);
+    const approved = createFakeGate('run');
+    const ok = await write.execute(
+      { path: '.envrc', content: 'y' },
+      ctx({ block_high_risk_commands: false }, false, approved),
+    );
+    expect(ok.success).toBe(true);
+    expect(approved.asks).toHaveLength(1);
+    // Full autonomy writes without asking, as it runs an unblocked high-risk command.
+    const full = createFakeGate('denied_by_user');
+    const f = await write.execute(
+      { path: '.envrc', content: 'z' },
+      ctx({ level: 'full', block_high_risk_commands: false }, false, full),
+    );
+    expect(f.success).toBe(true);
+    expect(full.asks).toEqual([]);
   });
 });
 

@@ -22,4 +22,11 @@ describe('tool risk', () => {
     expect(riskOf('file_read', {})).toBe('low');
     expect(riskOf('mystery', {})).toBe('medium');
   });
+
+  it('rates a file_write to a file that configures execution high', () => {
+    expect(riskOf('file_write', { path: '.git/config', content: '' })).toBe('high');
+    expect(riskOf('file_write', { path: 'a/.npmrc', content: '' })).toBe('high');
+    expect(riskOf('file_write', { path: 'notes.md', content: '' })).toBe('medium');
+    expect(riskOf('shell', { command: 'cp x .git/config' })).toBe('high');
+  });
 });

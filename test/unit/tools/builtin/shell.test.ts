@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GateOutcome } from '../../../../src/approval/types.ts';
 import type { RiskProfile } from '../../../../src/config/types.ts';
 import { RunAbortedError } from '../../../../src/core/errors.ts';
+import { gitGuardEnv } from '../../../../src/security/git-guard.ts';
 import { probeSandbox } from '../../../../src/security/sandbox/probe.ts';
 import { createShellTool } from '../../../../src/tools/builtin/shell.ts';
 import { buildConfig } from '../../../helpers/config-builders.ts';
@@ -168,11 +169,14 @@ for (const mode of MODES) {
         expect(Date.now() - started).toBeLessThan(4000);
       });
 
-      it('passes only PATH, HOME, LANG and the passthrough variables', async () => {
+      it('passes only PATH, HOME, LANG, the passthrough variables and the git guard', async () => {
         process.env.BATON_TEST_PASSED = 'visible';
         process.env.BATON_TEST_HIDDEN = 'hidden-value';
+        process.env.GIT_SSH_COMMAND = 'touch pwned';
+        process.env.GIT_AUTHOR_NAME = 'Agent';
         try {
-          const { ctx } = setup({ shell_env_passthrough: ['BATON_TEST_PASSED', 'BATON_TEST_UNSET'] });
+          const passthrough = ['BATON_TEST_PASSED', 'BATON_TEST_UNSET', 'GIT_SSH_COMMAND', 'GIT_AUTHOR_NAME'];
+          const { ctx } = setup({ shell_env_passthrough: passthrough });
           const r = await shell.execute({ command: 'printenv' }, ctx);
           expect(r.success).toBe(true);
           const names = r.output
@@ -180,15 +184,27 @@ for (const mode of MODES) {
             .split('\n')
             .map((l) => l.slice(0, l.indexOf('=')))
             .sort();
-          const expected = ['BATON_TEST_PASSED', 'HOME', 'LANG', 'PATH'].filter(
-            (n) => n.startsWith('BATON') || process.env[n] !== undefined,
-          );
+          const guard = Object.keys(gitGuardEnv([ws]));
+          const expected = ['BATON_TEST_PASSED', 'GIT_AUTHOR_NAME', 'HOME', 'LANG', 'PATH', ...guard]
+            .filter(
+              (n) =>
+                n.startsWith('BATON') ||
+                n.startsWith('GIT_') ||
+                n === 'PAGER' ||
+                process.env[n] !== undefined,
+            )
+            .sort();
           expect(names).toEqual(expected);
           expect(r.output).toContain('BATON_TEST_PASSED=visible');
+          expect(r.output).toContain(`GIT_CEILING_DIRECTORIES=${join(dataDir, 'workspaces')}\n`);
           expect(r.output).not.toContain('hidden-value');
+          // A passthrough GIT_* variable that could name a program does not get through.
+          expect(r.output).not.toContain('GIT_SSH_COMMAND');
         } finally {
           delete process.env.BATON_TEST_PASSED;
           delete process.env.BATON_TEST_HIDDEN;
+          delete process.env.GIT_SSH_COMMAND;
+          delete process.env.GIT_AUTHOR_NAME;
         }
       });
 
