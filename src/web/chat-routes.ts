@@ -15,7 +15,13 @@ export const CHAT_TEXT_MAX = 8000;
 const KEEPALIVE_MS = 25_000;
 
 const messageBody = z.object({
-  text: z.string().trim().min(1).max(CHAT_TEXT_MAX),
+  // Well-formed here too: the echo on the page is stored before the host sees the message.
+  text: z
+    .string()
+    .trim()
+    .min(1)
+    .max(CHAT_TEXT_MAX)
+    .transform((t) => t.toWellFormed()),
   clientId: z.uuid(),
 });
 const actionBody = z.object({
