@@ -18,6 +18,8 @@ export interface CallerView {
   bucketOwner: string;
   sender: string;
   sessionKey: string;
+  /** Whose background tasks the caller sees (run/task-scope.ts); the child inherits it. */
+  taskScope: string;
   rootRunId: string;
   budgetRootId: string | null;
   /** The caller's live tool set (the ceiling of a bounded agentic child). */
@@ -98,6 +100,7 @@ export function buildChildRun(input: ChildRunInput): RunContext {
     rootRunId: input.rootRunId,
     agentAlias: t.target,
     sessionKey: caller.sessionKey,
+    taskScope: caller.taskScope,
     sender: caller.sender,
     bucketOwner: t.mode === 'bounded' ? caller.bucketOwner : `delegate-run:${input.runId}`,
     isSubagent: false,

@@ -47,6 +47,7 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     rootRunId: p.task_id,
     agentAlias: p.caller,
     sessionKey: p.parent_session_key,
+    taskScope: p.task_scope ?? p.parent_session_key,
     sender: p.sender,
     bucketOwner: p.caller_bucket_owner,
     isSubagent: false,
@@ -70,6 +71,7 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     bucketOwner: p.caller_bucket_owner,
     sender: p.sender,
     sessionKey: p.parent_session_key,
+    taskScope: p.task_scope ?? p.parent_session_key,
     rootRunId: p.task_id,
     budgetRootId: null,
     tools: () => {

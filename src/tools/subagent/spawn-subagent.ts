@@ -6,6 +6,7 @@ import { errorMessage, RunAbortedError } from '../../core/errors.ts';
 import { newRunId } from '../../core/ids.ts';
 import { withRunScope } from '../../core/logger.ts';
 import type { RunContext } from '../../run/run-context.ts';
+import { taskScopeOf } from '../../run/task-scope.ts';
 import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../../run/tool.ts';
 import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/messages.ts';
@@ -85,6 +86,8 @@ async function runChild(
     ...identity,
     runId,
     sessionKey: `subagent-${runId}`,
+    // Its background tasks belong to the conversation that spawned it.
+    taskScope: taskScopeOf(parent),
     isSubagent: true,
     spawnSite: 'tool',
     gate: parent.createGate(identity.policy),
