@@ -4,13 +4,15 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   LogController,
 } from 'fastify';
 import { isLoopbackHost } from '../config/rules.ts';
-import { bearerMatches, isAssetPath, isBrowserPath, isOpenPath, pathOf } from './auth.ts';
+import { bearerMatches, isAssetPath, isBrowserPath, isOpenPath, pathOf, routePath } from './auth.ts';
 import { registerChannelRoutes } from './channel-routes.ts';
 import { isLocalHostHeader } from './host-header.ts';
 import {
+  BAD_PATH,
   bodyTooLarge,
   FOREIGN_HOST,
   INTERNAL_ERROR,
@@ -40,6 +42,12 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // An undecodable path: the same clear JSON error as every other bad input.
+    frameworkErrors: (err, _req, reply) => {
+      // Typed per route generic there; it is a plain reply.
+      const res = reply as unknown as FastifyReply;
+      void res.code(400).send({ error: err.code === 'FST_ERR_BAD_URL' ? BAD_PATH : err.message });
+    },
   });
 
   // An empty JSON body is accepted (POST .../abort with `content-type: application/json` and nothing else).
@@ -55,6 +63,8 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   });
 
   app.addHook('onRequest', async (req, reply) => {
+    // The router refuses these first (frameworkErrors below); kept so no hook ever decides on an undecoded path.
+    if (routePath(req.url) === null) return reply.code(400).send({ error: BAD_PATH });
     // Channel webhooks carry the platform's signature instead, checked by their adapter.
     if (isOpenPath(req.url) || channelPaths.has(pathOf(req.url))) return;
     if (ctx.apiToken === undefined) {
