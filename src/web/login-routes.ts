@@ -93,12 +93,14 @@ export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void
       logger.warn({ ip: req.ip }, 'web login refused: too many failures');
       return send(reply, 429, loginPage(next, LOGIN_RATE_LIMITED));
     }
-    const login = (field(req.body, 'login') ?? '').trim().toLowerCase();
+    const rawLogin = field(req.body, 'login') ?? '';
+    const login = rawLogin.trim().toLowerCase();
     const tokenOk = sameSecret(field(req.body, 'token'), token);
     if (!LOGIN_RE.test(login) || !tokenOk) {
       await redis.multi().incr(failKey(req.ip)).expire(failKey(req.ip), LOGIN_FAILURE_WINDOW_SECS).exec();
+      // Never the name itself: a token typed into the name field, cut and lower-cased, escapes the redactor.
       logger.warn(
-        { ip: req.ip, login: login.slice(0, 40), reason: tokenOk ? 'bad name' : 'wrong token' },
+        { ip: req.ip, login_chars: rawLogin.length, reason: tokenOk ? 'bad name' : 'wrong token' },
         'web login failed',
       );
       return send(reply, tokenOk ? 400 : 401, loginPage(next, tokenOk ? LOGIN_BAD_NAME : LOGIN_FAILED));
