@@ -64,3 +64,35 @@ describe('failed sign-in logging', () => {
     for (let i = 0; i + 12 <= lower.length; i++) expect(text).not.toContain(lower.slice(i, i + 12));
   });
 });
+
+describe('local mode sessions', () => {
+  it('stores no session per cookie-less GET, and the issued cookie still signs in and writes', async () => {
+    const { app, prefix } = server(capturingLogger().logger);
+    app.post('/chat/test/write', async (req) => ({ ok: true, chat: req.webUser?.chatId }));
+    const cookies = new Set<string>();
+    for (let i = 0; i < 100; i++) {
+      const res = await app.inject({ url: '/ui/whoami' });
+      expect(res.statusCode).toBe(200);
+      cookies.add(String(res.headers['set-cookie']).split(';')[0] ?? '');
+    }
+    expect(cookies.size).toBe(100); // still one chat per browser
+    const sessionKeys = await redis.keys(`${prefix}:web:session:*`);
+    expect(sessionKeys.length).toBeLessThanOrEqual(1);
+    const cookie = [...cookies][0] ?? '';
+    const me = await app.inject({ url: '/ui/whoami', headers: { cookie } });
+    expect(me.headers['set-cookie']).toBeUndefined();
+    const user = me.json().user as { login: string; chatId: string; csrf: string };
+    expect(user.login).toBe('local');
+    const write = await app.inject({
+      method: 'POST',
+      url: '/chat/test/write',
+      headers: { cookie, 'x-csrf-token': user.csrf },
+    });
+    expect(write.json()).toEqual({ ok: true, chat: user.chatId });
+    // A forged cookie of the same shape is no session: a new one is issued instead.
+    const forged = `baton_session=${'A'.repeat(64)}`;
+    const other = await app.inject({ url: '/ui/whoami', headers: { cookie: forged } });
+    expect(other.headers['set-cookie']).toBeDefined();
+    expect(other.json().user.chatId).not.toBe(user.chatId);
+  });
+});
