@@ -46,6 +46,7 @@ export function normalise({ sections, baseDir }: NormaliseInput): BatonConfig {
       port: sections.gateway.port,
       data_dir: dataDir,
       api_token: sections.gateway.api_token,
+      health_detail: sections.gateway.health_detail,
     },
     worker: sections.worker,
     providers: providersOf(sections.providers.models),

@@ -1,6 +1,8 @@
 // Every text the ops API returns in an error body or a healthz problem, in one place.
 
 export const UNAUTHORIZED = 'unauthorized';
+export const tooManyBearerFailures = (retryAfterSecs: number) =>
+  `too many failed bearer token attempts from this address; retry after ${retryAfterSecs} s`;
 export const INTERNAL_ERROR = 'internal error';
 export const INVALID_JSON = 'invalid JSON body';
 /** A request path that cannot be percent-decoded (malformed escapes or UTF-8). */
