@@ -17,6 +17,7 @@ import type { CostScope } from '../run/cost-contract.ts';
 import type { DelegateCapability } from '../run/delegate-capability.ts';
 import type { AdmittedTarget, CallerView } from '../run/delegation-view.ts';
 import type { RunContext, RunObserver, RuntimeServices } from '../run/run-context.ts';
+import { taskScopeOf } from '../run/task-scope.ts';
 import type { ThinkingSetting } from '../run/thinking-setting.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import type { SecurityPolicy } from '../security/types.ts';
@@ -70,6 +71,8 @@ export interface BackgroundCallerSpec {
   caller: string;
   taskId: string;
   sessionKey: string;
+  /** The conversation the task belongs to (its background tasks are that conversation's). */
+  taskScope: string;
   sender: string;
   bucketOwner: string;
   policy: SecurityPolicy;
@@ -141,6 +144,8 @@ function subagentRun(spec: SubagentRunSpec): RunContext {
     ...identity,
     runId,
     sessionKey: `subagent-${runId}`,
+    // Its background tasks belong to the conversation that spawned it.
+    taskScope: taskScopeOf(parent),
     isSubagent: true,
     spawnSite: 'tool',
     gate: parent.createGate(identity.policy),
@@ -205,6 +210,7 @@ function childRun(spec: ChildRunSpec): RunContext {
     rootRunId: spec.rootRunId,
     agentAlias: t.target,
     sessionKey: caller.sessionKey,
+    taskScope: caller.taskScope,
     sender: caller.sender,
     bucketOwner: t.mode === 'bounded' ? caller.bucketOwner : `delegate-run:${spec.runId}`,
     isSubagent: false,
@@ -240,6 +246,7 @@ function backgroundCallerRun(spec: BackgroundCallerSpec): RunContext {
     rootRunId: spec.taskId,
     agentAlias: spec.caller,
     sessionKey: spec.sessionKey,
+    taskScope: spec.taskScope,
     sender: spec.sender,
     bucketOwner: spec.bucketOwner,
     isSubagent: false,

@@ -14,6 +14,7 @@ import {
   inboundEventSchema,
   type ReceiveResult,
 } from './types.ts';
+import { wellFormed } from './well-formed.ts';
 
 /** Where accepted messages go: the conversation inbox plus a drain job (implemented in src/queue). */
 export interface TurnIngest {
@@ -64,7 +65,8 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
         logger.warn({ detail }, 'inbound event rejected: invalid');
         return { accepted: false, reason: 'invalid', detail };
       }
-      const event = parsed.data;
+      // Every string (text, usernames, ids, button data) well-formed before any of it is stored or forwarded.
+      const event = wellFormed(parsed.data);
       if (event.kind === 'action') return forwardAction(event);
       // An approval answer is checked against the approval's own rules (§11), never a turn's.
       if (opts.actions?.reply && (await opts.actions.reply(event))) {

@@ -1,6 +1,7 @@
 // `baton agent`: one top-level turn in this process, no channel registry, answer on stdout.
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { runTurn } from '../agent/run-turn.ts';
+import { ID_PATTERN_TEXT, isId } from '../config/ids.ts';
 import { loadConfigFile } from '../config/index.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
@@ -25,7 +26,14 @@ export interface CommandIo {
   env: Record<string, string | undefined>;
 }
 
+/** `-s`: a session id is part of Redis keys; the same rule as config ids (config/ids.ts). */
+export const BAD_SESSION_ID = `error: session id must match ${ID_PATTERN_TEXT} (at most 128 characters)`;
+
 export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promise<number> {
+  if (args.session !== undefined && (!isId(args.session) || args.session.length > 128)) {
+    io.err(BAD_SESSION_ID);
+    return 2;
+  }
   const loaded = await loadConfigFile(args.configPath, io.env);
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   // A one-shot run has no repair surface to keep up, so any config error stops it (unlike `baton start`).

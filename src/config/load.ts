@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { MIN_REDACT_LENGTH, REDACTED, tooShortToRedact } from '../core/redact.ts';
 import { heldCredentials, secretSet } from './credentials.ts';
 import { checkCrossRefs } from './cross-refs.ts';
+import { checkIds } from './ids.ts';
 import { interpolate } from './interpolate.ts';
 import {
   cannotReadFile,
@@ -99,7 +100,7 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
   }
 
   const shaped = shapeSections(doc, diagnostics);
-  diagnostics.push(...checkRules(doc));
+  diagnostics.push(...checkRules(doc), ...checkIds(doc));
   diagnostics = prune(diagnostics, interpolation.diagnostics);
 
   const broken = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => sectionOf(d.path)));

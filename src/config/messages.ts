@@ -31,6 +31,8 @@ export const telegramWebhookUrl = (alias: string): string =>
   `expected an http(s) URL whose path ends with /telegram/${alias}/webhook (the route baton serves)`;
 export const API_TOKEN_REQUIRED = 'required when gateway.host is not a loopback address';
 export const REDIS_PREFIX_PATTERN = 'must match [A-Za-z0-9_-]+';
+/** A table key used as an id (ids.ts), e.g. `agent alias must match [A-Za-z0-9_-]+`. */
+export const idPattern = (kind: string, pattern: string): string => `${kind} must match ${pattern}`;
 export const RFC3339_REQUIRED = 'expected an RFC 3339 date-time';
 export const unknownTimeZone = (tz: string): string => `unknown time zone "${tz}"`;
 

@@ -21,6 +21,7 @@ import type {
   RiskProfile,
   RuntimeProfile,
 } from './types.ts';
+import { defaultWorkspacePath } from './workspace-path.ts';
 
 const unique = (items: readonly string[]): string[] => [...new Set(items)];
 const trimAll = (items: readonly string[]): string[] => items.map((s) => s.trim());
@@ -45,6 +46,7 @@ export function normalise({ sections, baseDir }: NormaliseInput): BatonConfig {
       port: sections.gateway.port,
       data_dir: dataDir,
       api_token: sections.gateway.api_token,
+      health_detail: sections.gateway.health_detail,
     },
     worker: sections.worker,
     providers: providersOf(sections.providers.models),
@@ -184,7 +186,7 @@ function agentOf(alias: string, a: AgentShape, dataDir: string, baseDir: string)
     workspace: {
       path:
         a.workspace.path === undefined
-          ? resolve(dataDir, 'workspaces', alias)
+          ? defaultWorkspacePath(dataDir, alias)
           : resolve(baseDir, a.workspace.path),
       access: a.workspace.access,
       unrestricted_filesystem: a.workspace.unrestricted_filesystem,

@@ -1,7 +1,7 @@
 // Shapes of baton's own sections: [redis], [gateway], [worker] (spec/config.md §15).
 import type { z } from 'zod';
 import { REDIS_PREFIX_PATTERN } from './messages.ts';
-import { intAtLeast, intBetween, nonNegInt, str, table } from './schema-kit.ts';
+import { enumOf, intAtLeast, intBetween, nonNegInt, str, table } from './schema-kit.ts';
 
 export const redisSchema = table({
   url: str().default('redis://127.0.0.1:6379'),
@@ -15,6 +15,8 @@ export const gatewaySchema = table({
   port: intBetween(1, 65535).default(8080),
   data_dir: str().default('./data'),
   api_token: str().optional(),
+  // [baton decision] Who sees /healthz details and /metrics when api_token is set.
+  health_detail: enumOf(['public', 'token'] as const).default('token'),
 });
 
 export const workerSchema = table({

@@ -231,7 +231,14 @@ export interface CronJobConfig {
 export interface BatonConfig {
   schema_version: 3;
   redis: { url: string; prefix: string };
-  gateway: { host: string; port: number; data_dir: string; api_token: string | undefined };
+  gateway: {
+    host: string;
+    port: number;
+    data_dir: string;
+    api_token: string | undefined;
+    /** With api_token: `token` (default) shows /healthz details and /metrics only to the bearer. */
+    health_detail?: 'public' | 'token';
+  };
   worker: { concurrency: number; background_concurrency: number; shutdown_grace_secs: number };
   /** Keyed by `<type>.<alias>`. */
   providers: Record<string, ProviderEntry>;

@@ -29,6 +29,8 @@ export const delegateJobPayloadSchema = z.object({
   }),
   receipts: z.boolean(),
   parent_session_key: z.string(),
+  /** The root conversation whose tasks the background run sees; absent in older jobs: the parent session. */
+  task_scope: z.string().optional(),
   parent_tool_call_id: z.string(),
   timeout_secs: z.number(),
   /** The caller's thinking in effect (a bounded target keeps it); absent in jobs queued before it existed. */

@@ -33,6 +33,8 @@ const taskRecordSchema = z.object({
   parent_tool_call_id: nullableString,
   started_at: z.string(),
   finished_at: nullableString,
+  /** The root conversation that started it (run/task-scope.ts); absent on older records: visible to none. */
+  scope: nullableString.optional(),
 });
 
 export type TaskRecord = z.infer<typeof taskRecordSchema>;

@@ -5,12 +5,27 @@ import { sameSecret } from '../core/secret-compare.ts';
 export const OPEN_PATHS: ReadonlySet<string> = new Set(['/healthz', '/metrics']);
 
 export function isOpenPath(url: string): boolean {
-  const q = url.indexOf('?');
-  return OPEN_PATHS.has(q === -1 ? url : url.slice(0, q));
+  return OPEN_PATHS.has(pathOf(url));
 }
 
-/** The path of a request URL, without its query. */
-export const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
+/**
+ * The path the router matches for a request URL (find-my-way): cut at `?` or `#`, percent-escapes decoded as
+ * `decodeURI` does (reserved ones such as `%2F` stay encoded, `%25` stays `%25`). Null when it cannot be decoded.
+ * Every auth decision is made on this path: deciding on the raw URL let `/%75i/tasks` skip the browser hook.
+ */
+export function routePath(url: string): string | null {
+  const cut = url.search(/[?#]/);
+  const raw = cut === -1 ? url : url.slice(0, cut);
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURI(raw.replaceAll('%25', '%2525'));
+  } catch {
+    return null;
+  }
+}
+
+/** The routed path of a request URL (the raw path, for logs, when it cannot be decoded). */
+export const pathOf = (url: string): string => routePath(url) ?? url.split(/[?#]/, 1)[0] ?? url;
 
 /**
  * Browser paths: guarded by the session cookie of src/web/auth.ts instead of the bearer token (the ops API's

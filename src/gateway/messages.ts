@@ -1,8 +1,12 @@
 // Every text the ops API returns in an error body or a healthz problem, in one place.
 
 export const UNAUTHORIZED = 'unauthorized';
+export const tooManyBearerFailures = (retryAfterSecs: number) =>
+  `too many failed bearer token attempts from this address; retry after ${retryAfterSecs} s`;
 export const INTERNAL_ERROR = 'internal error';
 export const INVALID_JSON = 'invalid JSON body';
+/** A request path that cannot be percent-decoded (malformed escapes or UTF-8). */
+export const BAD_PATH = 'malformed request path';
 /** An open (loopback, no api_token) gateway addressed by another name: a DNS rebinding attempt, or set api_token. */
 export const FOREIGN_HOST =
   'this gateway has no api_token, so it answers only requests addressed to localhost or its configured host';

@@ -52,6 +52,8 @@ export interface OpsContext extends OpsServerDeps {
   redact: (text: string) => string;
   /** The configured bearer token, or undefined when the API is open (loopback only). */
   apiToken: string | undefined;
+  /** With a token: /healthz details and /metrics are for the bearer only (`token`), or for anyone (`public`). */
+  healthDetail: 'public' | 'token';
 }
 
 export function resolveOpsContext(deps: OpsServerDeps): OpsContext {
@@ -62,5 +64,6 @@ export function resolveOpsContext(deps: OpsServerDeps): OpsContext {
     timeoutMs: deps.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
     redact,
     apiToken: token !== undefined && token.trim() !== '' ? token : undefined,
+    healthDetail: deps.config.gateway.health_detail ?? 'token',
   };
 }

@@ -23,11 +23,15 @@ function limitOf(q: Query, fallback: number, max: number): number | null {
 }
 
 export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
-  app.get('/healthz', async (_req, reply) => {
+  app.get('/healthz', async (req, reply) => {
     const report = await checkHealth(ctx);
-    return reply.code(report.status === 'ok' ? 200 : 503).send(report);
+    // Worker hostnames, channel keys and config errors are for the bearer (gateway.health_detail).
+    return reply
+      .code(report.status === 'ok' ? 200 : 503)
+      .send(req.opsAuthorised ? report : { status: report.status });
   });
 
+  // The auth hook lets only an authorised request reach this (gateway.health_detail).
   app.get('/metrics', async (_req, reply) => {
     const text = await renderMetrics(ctx);
     return reply.code(200).header('content-type', PROMETHEUS_CONTENT_TYPE).send(text);

@@ -4,24 +4,35 @@ import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   LogController,
 } from 'fastify';
 import { isLoopbackHost } from '../config/rules.ts';
-import { bearerMatches, isAssetPath, isBrowserPath, isOpenPath, pathOf } from './auth.ts';
+import { createFailureLimiter } from '../core/failure-limiter.ts';
+import { bearerMatches, isAssetPath, isBrowserPath, isOpenPath, pathOf, routePath } from './auth.ts';
 import { registerChannelRoutes } from './channel-routes.ts';
 import { isLocalHostHeader } from './host-header.ts';
 import {
+  BAD_PATH,
   bodyTooLarge,
   FOREIGN_HOST,
   INTERNAL_ERROR,
   INVALID_JSON,
   noRoute,
+  tooManyBearerFailures,
   UNAUTHORIZED,
 } from './messages.ts';
 import { type OpsServerDeps, resolveOpsContext } from './ops-context.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
 
 export type { OpsServerDeps } from './ops-context.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request may see /healthz details and /metrics (right bearer, or no protection configured). */
+    opsAuthorised: boolean;
+  }
+}
 
 /** No route takes a real body; a small limit keeps a bad client from holding memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -32,6 +43,10 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   const ctx = resolveOpsContext(deps);
   const logger = deps.logger.child({ component: 'ops-api' });
   const channelPaths = new Set((deps.channelRoutes ?? []).map((r) => r.path));
+  const bearerFailures = createFailureLimiter(
+    deps.redis,
+    (ip) => `${deps.config.redis.prefix}:api:bearer-fail:${ip}`,
+  );
   // Typed as Fastify's logger interface so the instance keeps the default FastifyInstance type.
   const loggerInstance: FastifyBaseLogger = logger;
   const app = Fastify({
@@ -40,7 +55,15 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // An undecodable path: the same clear JSON error as every other bad input.
+    frameworkErrors: (err, _req, reply) => {
+      // Typed per route generic there; it is a plain reply.
+      const res = reply as unknown as FastifyReply;
+      void res.code(400).send({ error: err.code === 'FST_ERR_BAD_URL' ? BAD_PATH : err.message });
+    },
   });
+
+  if (!app.hasRequestDecorator('opsAuthorised')) app.decorateRequest('opsAuthorised', false);
 
   // An empty JSON body is accepted (POST .../abort with `content-type: application/json` and nothing else).
   app.removeContentTypeParser('application/json');
@@ -55,8 +78,15 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   });
 
   app.addHook('onRequest', async (req, reply) => {
+    // The router refuses these first (frameworkErrors below); kept so no hook ever decides on an undecoded path.
+    if (routePath(req.url) === null) return reply.code(400).send({ error: BAD_PATH });
+    const open = isOpenPath(req.url);
+    if (open && (ctx.apiToken === undefined || ctx.healthDetail === 'public')) {
+      req.opsAuthorised = true;
+      return;
+    }
     // Channel webhooks carry the platform's signature instead, checked by their adapter.
-    if (isOpenPath(req.url) || channelPaths.has(pathOf(req.url))) return;
+    if (channelPaths.has(pathOf(req.url))) return;
     if (ctx.apiToken === undefined) {
       if (isLocalHostHeader(req.headers.host, deps.config.gateway.host)) return;
       logger.warn(
@@ -67,10 +97,30 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
     }
     // Browser pages use the session cookie (src/web/auth.ts); static assets are open.
     if (isBrowserPath(req.url) || isAssetPath(req.url)) return;
-    if (!bearerMatches(req.headers.authorization, ctx.apiToken)) {
-      logger.warn({ method: req.method, path: pathOf(req.url), ip: req.ip }, 'ops api: unauthorized request');
-      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: UNAUTHORIZED });
+    const authorization = req.headers.authorization;
+    if (authorization !== undefined) {
+      // A blocked address is refused even with the right token: no oracle while guessing.
+      const wait = await bearerFailures.blockedFor(req.ip);
+      if (wait > 0) {
+        logger.warn(
+          { method: req.method, path: pathOf(req.url), ip: req.ip },
+          'ops api: bearer rate limited',
+        );
+        return reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .send({ error: tooManyBearerFailures(wait) });
+      }
+      if (bearerMatches(authorization, ctx.apiToken)) {
+        req.opsAuthorised = true;
+        return;
+      }
+      await bearerFailures.fail(req.ip);
     }
+    // /healthz answers its status alone to anyone (load balancers); the route leaves the details out.
+    if (pathOf(req.url) === '/healthz') return;
+    logger.warn({ method: req.method, path: pathOf(req.url), ip: req.ip }, 'ops api: unauthorized request');
+    return reply.code(401).header('www-authenticate', 'Bearer').send({ error: UNAUTHORIZED });
   });
 
   // Last line of defence: every response body (JSON already serialised, or text) loses known secret values,

@@ -15,6 +15,8 @@ export interface CallerView {
   bucketOwner: string;
   sender: string;
   sessionKey: string;
+  /** Whose background tasks the caller sees (run/task-scope.ts); the child inherits it. */
+  taskScope: string;
   rootRunId: string;
   budgetRootId: string | null;
   /** The caller's live tool set (the ceiling of a bounded agentic child). */

@@ -90,6 +90,8 @@ export interface RunContext {
   agentAlias: string;
   /** Conversation-history key, e.g. the channel conversation, `subagent-<run_id>` or `cron-<run_id>`. */
   sessionKey: string;
+  /** Whose background tasks this run sees (task-scope.ts); absent: its own sessionKey (a root run). */
+  taskScope?: string;
   /** Identity whose action bucket this run charges (delegate.md §8.2). */
   sender: string;
   /** Owner of the action bucket (the agent alias for an agent's own runs). */

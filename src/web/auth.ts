@@ -8,6 +8,7 @@ import type { Logger } from '../core/logger.ts';
 import { sameSecret } from '../core/secret-compare.ts';
 import { isAssetPath, isBrowserPath, pathOf } from '../gateway/auth.ts';
 import { CROSS_SITE, CSRF_MISSING, NOT_SIGNED_IN } from './auth-messages.ts';
+import { createLocalSessions } from './local-session.ts';
 import { registerLoginRoutes } from './login-routes.ts';
 import { createSessionStore, SESSION_TTL_SECS, type StoredSession } from './session-store.ts';
 
@@ -101,6 +102,7 @@ export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
   const logger = deps.logger.child({ component: 'web-auth' });
   const sessions = createSessionStore(redis, config.redis.prefix, logger);
   const local = isLocalMode(config);
+  const localSessions = local ? createLocalSessions(redis, config.redis.prefix, LOCAL_LOGIN) : undefined;
   if (!app.hasRequestDecorator('webUser')) app.decorateRequest('webUser', undefined);
 
   const refuse = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });
@@ -115,8 +117,9 @@ export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
     }
     const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
     let session = cookie ? await sessions.get(cookie) : undefined;
-    if (!session && local && !write) {
-      session = await sessions.create(LOCAL_LOGIN);
+    if (!session && cookie && localSessions) session = await localSessions.verify(cookie);
+    if (!session && localSessions && !write) {
+      session = await localSessions.issue();
       reply.header('set-cookie', sessionCookie(req, session.sessionId));
     }
     if (session) req.webUser = webUserOf(session, local);

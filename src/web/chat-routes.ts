@@ -3,8 +3,9 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { WebChatEndpoint } from '../channel/web-chat.ts';
+import type { WebChatEndpoint, WebChatUser } from '../channel/web-chat.ts';
 import type { Logger } from '../core/logger.ts';
+import { NOT_SIGNED_IN } from './auth-messages.ts';
 import { BAD_ACTION, BAD_MESSAGE, NOT_ACCEPTED, noChat } from './chat-messages.ts';
 import { chatPage } from './chat-page.ts';
 import { PAGE_HEADERS } from './page.ts';
@@ -15,7 +16,13 @@ export const CHAT_TEXT_MAX = 8000;
 const KEEPALIVE_MS = 25_000;
 
 const messageBody = z.object({
-  text: z.string().trim().min(1).max(CHAT_TEXT_MAX),
+  // Well-formed here too: the echo on the page is stored before the host sees the message.
+  text: z
+    .string()
+    .trim()
+    .min(1)
+    .max(CHAT_TEXT_MAX)
+    .transform((t) => t.toWellFormed()),
   clientId: z.uuid(),
 });
 const actionBody = z.object({
@@ -37,6 +44,12 @@ export function registerChatRoutes(
     for (const res of open) res.end();
   });
 
+  // The auth hook answers first when there is no session; this only keeps a request from never being answered.
+  const signedIn = (user: WebChatUser | undefined, reply: FastifyReply): user is WebChatUser => {
+    if (!user) void reply.code(401).send({ error: NOT_SIGNED_IN });
+    return user !== undefined;
+  };
+
   const chatOf = (req: AliasReq, reply: FastifyReply): WebChatEndpoint | undefined => {
     const chat = byAlias.get(req.params.alias);
     if (!chat) void reply.code(404).send({ error: noChat(req.params.alias) });
@@ -46,7 +59,7 @@ export function registerChatRoutes(
   app.get('/chat/:alias', async (req: AliasReq, reply) => {
     const chat = chatOf(req, reply);
     const user = req.webUser;
-    if (!chat || !user) return reply;
+    if (!chat || !signedIn(user, reply)) return reply;
     return reply
       .headers(PAGE_HEADERS)
       .type('text/html; charset=utf-8')
@@ -56,7 +69,7 @@ export function registerChatRoutes(
   app.get('/chat/:alias/events', async (req: AliasReq, reply) => {
     const chat = chatOf(req, reply);
     const user = req.webUser;
-    if (!chat || !user) return reply;
+    if (!chat || !signedIn(user, reply)) return reply;
     const lastId = req.headers['last-event-id'];
     reply.hijack();
     const res = reply.raw;
@@ -97,7 +110,7 @@ export function registerChatRoutes(
   app.post('/chat/:alias/messages', async (req: AliasReq, reply) => {
     const chat = chatOf(req, reply);
     const user = req.webUser;
-    if (!chat || !user) return reply;
+    if (!chat || !signedIn(user, reply)) return reply;
     const body = messageBody.safeParse(req.body);
     if (!body.success) return reply.code(400).send({ error: BAD_MESSAGE });
     const res = await chat.post(user, body.data.text, body.data.clientId);
@@ -116,7 +129,7 @@ export function registerChatRoutes(
   app.post('/chat/:alias/actions', async (req: AliasReq, reply) => {
     const chat = chatOf(req, reply);
     const user = req.webUser;
-    if (!chat || !user) return reply;
+    if (!chat || !signedIn(user, reply)) return reply;
     const body = actionBody.safeParse(req.body);
     if (!body.success) return reply.code(400).send({ error: BAD_ACTION });
     const res = await chat.press(user, body.data.messageId, body.data.actionId);

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { BatonConfig } from '../config/types.ts';
+import { createFailureLimiter, FAILURE_WINDOW_SECS, FAILURES_ALLOWED } from '../core/failure-limiter.ts';
 import type { Logger } from '../core/logger.ts';
 import { sameSecret } from '../core/secret-compare.ts';
 import { sessionCookie } from './auth.ts';
@@ -19,9 +20,9 @@ import { html } from './html.ts';
 import { PAGE_HEADERS, page } from './page.ts';
 import { LOGIN_RE, type SessionStore } from './session-store.ts';
 
-/** Failed sign-ins allowed per IP per window. */
-export const LOGIN_FAILURES_ALLOWED = 10;
-export const LOGIN_FAILURE_WINDOW_SECS = 15 * 60;
+/** Failed sign-ins allowed per IP per window (the limiter the ops API's bearer check uses too). */
+export const LOGIN_FAILURES_ALLOWED = FAILURES_ALLOWED;
+export const LOGIN_FAILURE_WINDOW_SECS = FAILURE_WINDOW_SECS;
 
 export interface LoginDeps {
   config: BatonConfig;
@@ -61,7 +62,7 @@ const field = (body: unknown, name: string): string | undefined => {
 
 export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void {
   const { config, redis, logger, sessions } = deps;
-  const failKey = (ip: string) => `${config.redis.prefix}:web:login-fail:${ip}`;
+  const limiter = createFailureLimiter(redis, (ip) => `${config.redis.prefix}:web:login-fail:${ip}`);
   const send = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
 
@@ -88,17 +89,18 @@ export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void
       // No token to check: the session comes silently with the first page.
       return reply.redirect(next, 303);
     }
-    const failures = Number(await redis.get(failKey(req.ip))) || 0;
-    if (failures >= LOGIN_FAILURES_ALLOWED) {
+    if ((await limiter.blockedFor(req.ip)) > 0) {
       logger.warn({ ip: req.ip }, 'web login refused: too many failures');
       return send(reply, 429, loginPage(next, LOGIN_RATE_LIMITED));
     }
-    const login = (field(req.body, 'login') ?? '').trim().toLowerCase();
+    const rawLogin = field(req.body, 'login') ?? '';
+    const login = rawLogin.trim().toLowerCase();
     const tokenOk = sameSecret(field(req.body, 'token'), token);
     if (!LOGIN_RE.test(login) || !tokenOk) {
-      await redis.multi().incr(failKey(req.ip)).expire(failKey(req.ip), LOGIN_FAILURE_WINDOW_SECS).exec();
+      await limiter.fail(req.ip);
+      // Never the name itself: a token typed into the name field, cut and lower-cased, escapes the redactor.
       logger.warn(
-        { ip: req.ip, login: login.slice(0, 40), reason: tokenOk ? 'bad name' : 'wrong token' },
+        { ip: req.ip, login_chars: rawLogin.length, reason: tokenOk ? 'bad name' : 'wrong token' },
         'web login failed',
       );
       return send(reply, tokenOk ? 400 : 401, loginPage(next, tokenOk ? LOGIN_BAD_NAME : LOGIN_FAILED));

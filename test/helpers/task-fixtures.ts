@@ -21,6 +21,8 @@ export function silentRunningTask(taskId: string, over: Partial<TaskRecord> = {}
     parent_tool_call_id: 'x',
     started_at: old,
     finished_at: null,
+    // The conversation of the tests that manage it (background tasks are scoped to their root conversation).
+    scope: 'bg-chat',
     ...over,
   };
 }

@@ -1,17 +1,32 @@
 -- Accept an inbound event once: dedupe by platform event id, number it in its conversation, append it.
 -- KEYS[1] dedupe key, KEYS[2] conversation inbox list, KEYS[3] set of conversations with pending events,
 -- KEYS[4] conversation sequence counter, KEYS[5] last reply sequence sent for the conversation
--- ARGV[1] dedupe ttl seconds, ARGV[2] event JSON (an object), ARGV[3] conversation id, ARGV[4] sequence ttl seconds
+-- ARGV[1] dedupe ttl seconds, ARGV[2] event JSON (a non-empty object, without `seq`), ARGV[3] conversation id,
+-- ARGV[4] sequence ttl seconds
 -- Returns 0 when the event was already seen, else the inbox length after the append (1: the inbox was
 -- empty, so the conversation needs a drain job; more: the drain job in charge will reach it).
-if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) == false then return 0 end
+-- Nothing that can fail runs after the first write: an error here once left the sequence advanced with no event
+-- stored, and every later reply of the conversation waited for the missing one. So the JSON is never decoded
+-- (cjson rejects what JSON.stringify writes for a lone surrogate): `seq` is spliced in before the closing brace.
+local event = ARGV[2]
+if string.sub(event, 1, 1) ~= '{' or string.sub(event, -1) ~= '}' or event == '{}' then
+  return redis.error_reply('ERR ingest-event: the event must be a non-empty JSON object')
+end
+if not tonumber(ARGV[1]) or not tonumber(ARGV[4]) then
+  return redis.error_reply('ERR ingest-event: the ttls must be numbers')
+end
+local inboxType = redis.call('TYPE', KEYS[2])['ok']
+local activeType = redis.call('TYPE', KEYS[3])['ok']
+if (inboxType ~= 'none' and inboxType ~= 'list') or (activeType ~= 'none' and activeType ~= 'set') then
+  return redis.error_reply('ERR ingest-event: the inbox keys hold the wrong types')
+end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local seq = redis.call('INCR', KEYS[4])
+local length = redis.call('RPUSH', KEYS[2], string.sub(event, 1, -2) .. ',"seq":' .. seq .. '}')
+redis.call('SET', KEYS[1], '1', 'EX', ARGV[1])
 redis.call('EXPIRE', KEYS[4], ARGV[4])
 -- The reply order starts here: nothing of this conversation has been sent before sequence 1.
 redis.call('SET', KEYS[5], seq - 1, 'NX', 'EX', ARGV[4])
 redis.call('EXPIRE', KEYS[5], ARGV[4])
-local event = cjson.decode(ARGV[2])
-event['seq'] = seq
-local length = redis.call('RPUSH', KEYS[2], cjson.encode(event))
 redis.call('SADD', KEYS[3], ARGV[3])
 return length

@@ -18,13 +18,16 @@ if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[3]) then outbox_add_argv(KEY
 -- Stored records are decoded under pcall: an unreadable one must not fail the script after the history and
 -- the reply above were written. An unreadable head is not this turn's event (the inbox drops it on its own);
 -- an unreadable running mark can belong to no other run (one turn of a conversation runs at a time): cleared.
-local function field(raw, name)
+-- A head cjson cannot decode (JSON.stringify's \ud800 for a lone surrogate) is still this turn's event when its
+-- eventId says so (JSON.stringify writes no spaces; a quote inside a string value is always escaped).
+local function isEvent(raw)
   local ok, v = pcall(cjson.decode, raw)
-  if ok and type(v) == 'table' then return v[name] end
-  return nil
+  if ok then return type(v) == 'table' and v.eventId == ARGV[1] end
+  local id = string.gsub(cjson.encode(ARGV[1]), '\\/', '/')
+  return string.find(raw, '"eventId":' .. id, 1, true) ~= nil
 end
 local head = redis.call('LINDEX', KEYS[1], 0)
-if head and field(head, 'eventId') == ARGV[1] then redis.call('LPOP', KEYS[1]) end
+if head and isEvent(head) then redis.call('LPOP', KEYS[1]) end
 local mark = redis.call('HGET', KEYS[5], ARGV[2])
 if mark then
   local ok, v = pcall(cjson.decode, mark)

@@ -3,6 +3,7 @@ import { rootCostScope } from '../../cost/cost-scope.ts';
 import type { DelegateCapability } from '../../run/delegate-capability.ts';
 import type { AdmittedTarget, CallerView } from '../../run/delegation-view.ts';
 import type { RunContext } from '../../run/run-context.ts';
+import { taskScopeOf } from '../../run/task-scope.ts';
 import { fail, type ToolResult } from '../../run/tool.ts';
 import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/messages.ts';
@@ -46,6 +47,7 @@ export function callerViewOf(
     bucketOwner: run.bucketOwner,
     sender: run.sender,
     sessionKey: run.sessionKey,
+    taskScope: taskScopeOf(run),
     rootRunId: run.rootRunId,
     budgetRootId: run.budgetRootId,
     tools,

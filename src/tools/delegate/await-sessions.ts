@@ -2,6 +2,7 @@
 import type { TaskRecord } from '../../control-plane/task-records.ts';
 import { isUuid } from '../../core/ids.ts';
 import type { RunContext } from '../../run/run-context.ts';
+import { taskScopeOf } from '../../run/task-scope.ts';
 import { fail, ok, type ToolResult } from '../../run/tool.ts';
 import type { Args } from './admission.ts';
 import { tasksOf } from './management.ts';
@@ -48,7 +49,7 @@ async function snapshot(run: RunContext, alias: string, ids: string[]): Promise<
   const recs = await Promise.all(ids.map((id) => tasks.get(id)));
   const out: Snapshot = { visible: [], pending: [], missing: [] };
   recs.forEach((rec, i) => {
-    if (!isVisibleTo(rec, alias)) out.missing.push(ids[i]!);
+    if (!isVisibleTo(rec, alias, taskScopeOf(run))) out.missing.push(ids[i]!);
     else {
       out.visible.push(rec);
       if (rec.status === 'running') out.pending.push(rec.task_id);

@@ -5,6 +5,7 @@ import { newRunId } from '../../core/ids.ts';
 import { rootCostScope } from '../../cost/cost-scope.ts';
 import type { DelegateCapability } from '../../run/delegate-capability.ts';
 import type { RunContext } from '../../run/run-context.ts';
+import { taskScopeOf } from '../../run/task-scope.ts';
 import { fail, ok, type ToolResult } from '../../run/tool.ts';
 import type { ToolRegistry } from '../../run/tool-registry.ts';
 import { admitDelegation, type DelegateArgs } from './admission.ts';
@@ -50,6 +51,7 @@ export async function startBackground(input: BackgroundInput): Promise<ToolResul
     parent_tool_call_id: input.toolCallId,
     started_at: new Date().toISOString(),
     finished_at: null,
+    scope: taskScopeOf(run),
   };
   if (!(await tasks.admit(record))) return fail(TOO_MANY_IN_FLIGHT);
   const workspace = run.policy.workspaceDir;
@@ -74,6 +76,7 @@ export async function startBackground(input: BackgroundInput): Promise<ToolResul
     },
     receipts: false,
     parent_session_key: run.sessionKey,
+    task_scope: taskScopeOf(run),
     parent_tool_call_id: input.toolCallId,
     timeout_secs: timeout,
     ...(run.thinking ? { caller_thinking: run.thinking } : {}),

@@ -2,6 +2,7 @@
 import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
 import { isUuid } from '../../core/ids.ts';
 import type { RunContext } from '../../run/run-context.ts';
+import { taskScopeOf } from '../../run/task-scope.ts';
 import { fail, ok, type ToolResult } from '../../run/tool.ts';
 import type { Args } from './admission.ts';
 import { cancelRunningTask } from './cancel-task.ts';
@@ -25,7 +26,7 @@ export async function checkResult(run: RunContext, alias: string, args: Args): P
   const id = args.task_id;
   if (!isUuid(id)) return fail(invalidTaskId(id));
   const rec = await tasksOf(run).get(id);
-  if (!isVisibleTo(rec, alias)) return fail(noResultFound(id));
+  if (!isVisibleTo(rec, alias, taskScopeOf(run))) return fail(noResultFound(id));
   const output = pretty(recordView(rec));
   if (rec.status === 'completed') return ok(output);
   if (rec.error) return fail(rec.error, output);
@@ -35,7 +36,8 @@ export async function checkResult(run: RunContext, alias: string, args: Args): P
 }
 
 export async function listResults(run: RunContext, alias: string): Promise<ToolResult> {
-  const recs = await tasksOf(run).listForAlias(alias);
+  const scope = taskScopeOf(run);
+  const recs = (await tasksOf(run).listForAlias(alias)).filter((r) => isVisibleTo(r, alias, scope));
   if (recs.length === 0) return ok(NO_BACKGROUND_RESULTS);
   return ok(pretty(recs.map(listView)));
 }
@@ -46,7 +48,7 @@ export async function cancelTask(run: RunContext, alias: string, args: Args): Pr
   if (!isUuid(id)) return fail(invalidTaskId(id));
   const tasks = tasksOf(run);
   const rec = await tasks.get(id);
-  if (!isVisibleTo(rec, alias)) return fail(noTaskFound(id));
+  if (!isVisibleTo(rec, alias, taskScopeOf(run))) return fail(noTaskFound(id));
   const res = await cancelRunningTask(tasks, run.services.delegation, rec);
   return res.cancelled ? ok(res.text) : fail(res.text);
 }

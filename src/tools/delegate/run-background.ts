@@ -41,6 +41,7 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     caller: p.caller,
     taskId: p.task_id,
     sessionKey: p.parent_session_key,
+    taskScope: p.task_scope ?? p.parent_session_key,
     sender: p.sender,
     bucketOwner: p.caller_bucket_owner,
     policy,
@@ -53,6 +54,7 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     bucketOwner: p.caller_bucket_owner,
     sender: p.sender,
     sessionKey: p.parent_session_key,
+    taskScope: p.task_scope ?? p.parent_session_key,
     rootRunId: p.task_id,
     budgetRootId: null,
     tools: () => {

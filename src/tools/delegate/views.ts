@@ -12,9 +12,12 @@ const STATUS_NAMES: Record<TaskStatus, string> = {
 };
 export const statusName = (s: TaskStatus) => STATUS_NAMES[s];
 
-/** Owner scoping (§12): only delegate records whose chain contains the caller are visible. */
-export const isVisibleTo = (rec: TaskRecord | null, alias: string): rec is TaskRecord =>
-  rec !== null && rec.kind === 'delegate' && rec.chain.includes(alias);
+/**
+ * Owner scoping (§12): only delegate records whose chain contains the caller, started in the caller's root
+ * conversation (`scope`), are visible; any other behaves exactly as an unknown id.
+ */
+export const isVisibleTo = (rec: TaskRecord | null, alias: string, scope: string): rec is TaskRecord =>
+  rec !== null && rec.kind === 'delegate' && rec.chain.includes(alias) && rec.scope === scope;
 
 /** elapsed_secs is computed when read: now (or finished_at) minus started_at. */
 function progressView(rec: TaskRecord, now: number): Record<string, unknown> | null {

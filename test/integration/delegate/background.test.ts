@@ -25,7 +25,13 @@ afterAll(async () => {
   await worker.close();
   await h.close();
 });
-beforeEach(() => h.server.reset());
+// One conversation per test: background tasks are visible only to the conversation that started them.
+let chat = '';
+let chats = 0;
+beforeEach(() => {
+  h.server.reset();
+  chat = `bg-chat-${++chats}`;
+});
 
 const UUID = /task_id: ([0-9a-f-]{36})/;
 const tasks = () => createDelegateTasks(h.redis, h.prefix);
@@ -35,7 +41,7 @@ async function mainCalls(calls: Array<[string, Record<string, unknown>]>, caller
   h.server.script([{ toolCalls: calls.map(([id, a]) => delegateCall(id, a)) }, { text: 'ok' }], {
     model: 'main-model',
   });
-  await h.turn(caller, 'go');
+  await h.turn(caller, 'go', { session: chat });
   return calls.map(([id]) => resultOf(h.server, id) ?? '');
 }
 
@@ -245,7 +251,7 @@ describe('background delegation', () => {
 
   it('lets the reaper mark a silent task lost, and check_result explains it', async () => {
     const id = '9d3f1c2b-4a5e-4f60-8b7c-0a1b2c3d4e5f';
-    await tasks().admit(silentRunningTask(id, { timeout_budget_secs: 120 }));
+    await tasks().admit(silentRunningTask(id, { timeout_budget_secs: 120, scope: chat }));
     const reaper = startDelegateReaper({
       redis: h.redis,
       prefix: h.prefix,

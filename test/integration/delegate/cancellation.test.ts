@@ -49,7 +49,7 @@ describe('aborting a turn', () => {
     );
     const abort = new AbortController();
     const started = Date.now();
-    const turn = h.turn('main', 'go', { signal: abort.signal });
+    const turn = h.turn('main', 'go', { signal: abort.signal, session: 'bg-chat' });
     await h.server.waitForRequests(4, 5000); // main + background child + two parallel children
     abort.abort();
     await expect(turn).rejects.toThrow();
@@ -68,7 +68,7 @@ describe('aborting a turn', () => {
         model: 'main-model',
       },
     );
-    await h.turn('main', 'cancel it');
+    await h.turn('main', 'cancel it', { session: 'bg-chat' });
     expect(resultOf(h.server, 'k')).toBe(`Task '${id}' cancelled: the running task was aborted.`);
   });
 });

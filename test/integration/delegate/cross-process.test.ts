@@ -68,7 +68,7 @@ async function mainCalls(calls: Array<[string, Record<string, unknown>]>, script
   h.server.script([{ toolCalls: calls.map(([id, a]) => delegateCall(id, a)) }, { text: 'ok' }], {
     model: 'main-model',
   });
-  await h.turn('main', 'go');
+  await h.turn('main', 'go', { session: 'bg-chat' });
   return calls.map(([id]) => resultOf(h.server, id) ?? ''); // call ids are unique across this file
 }
 

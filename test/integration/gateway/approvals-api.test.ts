@@ -68,7 +68,7 @@ const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r.approval_id);
 
 async function scrape(): Promise<string> {
   await Promise.all([workerMetrics.flush(), gatewayMetrics.flush()]);
-  const res = await h.get('/metrics');
+  const res = await h.get('/metrics', AUTH); // gateway.health_detail defaults to "token"
   expect(res.status).toBe(200);
   return res.text();
 }

@@ -1,4 +1,4 @@
-// Bearer auth of the ops API ([gateway] api_token): /api needs the token, /healthz and /metrics stay open.
+// Bearer auth of the ops API ([gateway] api_token): /api needs the token, /healthz answers its status to anyone.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOREIGN_HOST } from '../../../src/gateway/messages.ts';
@@ -47,9 +47,11 @@ describe('bearer token', () => {
     expect(abort.status).toBe(404);
   });
 
-  it('keeps /healthz and /metrics open, and fails closed on unknown paths', async () => {
-    expect((await h.get('/healthz')).status).toBe(200);
-    expect((await h.get('/metrics')).status).toBe(200);
+  it('keeps /healthz open (its status alone without the token), and fails closed on unknown paths', async () => {
+    const health = await h.get('/healthz');
+    expect(health.status).toBe(200);
+    expect(await jsonOf(health)).toEqual({ status: 'ok' });
+    expect((await h.get('/metrics', { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
     expect((await h.get('/dashboard')).status).toBe(401);
     expect((await h.get('/healthz/../api/tasks')).status).toBe(401);
   });

@@ -46,4 +46,34 @@ describe('conversation inbox', () => {
     expect(await inbox.pending(conversation)).toBe(0);
     expect(await inbox.activeConversations()).not.toContain(conversation);
   });
+
+  it('stores an event the Lua JSON codec could not read, and numbers the next one without a gap', async () => {
+    const inbox = createConversationInbox(redis, prefix, capturingLogger().logger);
+    const conversation = 'local.test:s:';
+    // JSON.stringify writes a lone surrogate as \ud800, which Lua's cjson refuses (the host makes text
+    // well-formed first; the inbox must not depend on it).
+    expect(await inbox.accept(conversation, event('s1', 'bad \ud800'))).toBe('first');
+    expect(await inbox.accept(conversation, event('s2', 'next'))).toBe('queued');
+    expect(await inbox.accept(conversation, event('s1', 'bad \ud800'))).toBe('duplicate');
+    const stored = await redis.lrange(`${prefix}:inbox:${conversation}`, 0, -1);
+    expect(stored.map((raw) => JSON.parse(raw) as { eventId: string; seq: number })).toMatchObject([
+      { eventId: 's1', seq: 1, text: 'bad \ud800' },
+      { eventId: 's2', seq: 2 },
+    ]);
+    // Settling it removes it (the settle script matched heads by decoding them with cjson).
+    const head = await inbox.head(conversation);
+    if (!head) throw new Error('no head');
+    const to = { channel: 'local.test', chat: 's' };
+    const next = await inbox.settle(conversation, head, { to, text: 'ok', turnId: 'local.test:s1' });
+    expect(next).toMatchObject({ eventId: 's2', seq: 2 });
+  });
+
+  it('refuses an event on a damaged inbox key before numbering it', async () => {
+    const inbox = createConversationInbox(redis, prefix, capturingLogger().logger);
+    const conversation = 'local.test:w:';
+    await redis.set(`${prefix}:inbox:${conversation}`, 'not a list');
+    await expect(inbox.accept(conversation, event('w1', 'x'))).rejects.toThrow(/wrong types/);
+    expect(await redis.get(`${prefix}:conv-seq:${conversation}`)).toBeNull();
+    expect(await redis.exists(`${prefix}:dedupe:local.test:w1`)).toBe(0);
+  });
 });

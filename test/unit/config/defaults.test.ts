@@ -27,6 +27,7 @@ channel = "telegram"
       port: 8080,
       data_dir: `${BASE_DIR}/data`,
       api_token: undefined,
+      health_detail: 'token',
     });
     expect(config.worker).toEqual({ concurrency: 16, background_concurrency: 8, shutdown_grace_secs: 30 });
     expect(config.reliability).toEqual({

@@ -53,9 +53,12 @@ describe('secret interpolation (config.md §2)', () => {
   });
 
   it('never interpolates table keys', () => {
-    const r = load(`${MINIMAL}\n[peer_groups."\${G}"]\nchannel = "telegram"\n`, {});
+    const r = load(
+      `${MINIMAL}\n[providers.models.custom.local]\nuri = "http://127.0.0.1:1/v1"\n[providers.models.custom.local.extra_headers]\n"\${G}" = "v"\n`,
+      { G: 'x-interpolated' },
+    );
     expect(errors(r)).toEqual([]);
-    expect(Object.keys(configOf(r).peer_groups)).toEqual([`\${G}`]);
+    expect(Object.keys(configOf(r).providers['custom.local']?.extra_headers ?? {})).toEqual([`\${G}`]);
   });
 
   it('never prints an interpolated value in a diagnostic', () => {
