@@ -1,33 +1,29 @@
 // Pending approvals in Redis (approvals.md §10): the worker creates and waits, the gateway decides by one CAS.
+// Reads are approval-reads.ts, the compare-and-set approval-settle.ts; this file creates and names the moves.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { isUuid } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
+import { createApprovalReads } from './approval-reads.ts';
+import { type ApprovalMetrics, AUDIT_TTL_MS, createSettle, type DecidedBy } from './approval-settle.ts';
 import { summarizeArgs } from './args-summary.ts';
 import {
   type ApprovalDestination,
   type ApprovalRecord,
-  type ApprovalSource,
   approvalKeys,
-  decodeApprovalRecord,
   encodeApprovalFields,
   newReplyToken,
   type OperatorAnswer,
-  REPLY_TOKEN_RE,
   type SettledStatus,
   STATUS_OF_ANSWER,
 } from './record.ts';
 
 const lua = (name: string) => loadRedisScript(join(import.meta.dirname, 'lua', name));
 const createScript = lua('create-approval-3.lua');
-const settleScript = lua('settle-approval-4.lua');
 const heartbeatScript = lua('heartbeat-approval-1.lua');
 const setMessageRefScript = lua('set-message-ref-1.lua');
-
-/** Settled records (and their token index) are the audit trail for 7 days (§10 lifecycle 9, §14). */
-export const AUDIT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** A waiter heartbeat older than this means the waiter is gone: decisions fail, the reaper expires it. */
 export const STALE_HEARTBEAT_MS = 30_000;
 /** Token draws before giving up (a collision needs a live token in the same chat: 1 in 2 billion per draw). */
@@ -59,34 +55,10 @@ export interface Requester {
   user: string;
 }
 
-export interface DecidedBy {
-  channel: string;
-  user: string;
-  /** The platform username, shown beside the id (a username is no identity: anyone may pick one). */
-  name?: string;
-}
-
 /** What a press or reply did; `late` means the §10 late-press text applies. */
 export type DecideResult =
   | { kind: 'decided'; status: SettledStatus }
   | { kind: 'late'; reason: 'unknown' | 'not_pending' | 'expired' | 'stale_waiter' };
-
-/** Result of one settle attempt, as the Lua script reports it. */
-export type SettleResult =
-  | { kind: 'ok'; at: number; createdAt: number }
-  | { kind: 'missing' }
-  | { kind: 'not_pending'; status: string }
-  | { kind: 'expired' }
-  | { kind: 'stale' }
-  | { kind: 'not_due' };
-
-type SettleMode = 'decide' | 'expire' | 'reap' | 'cancel' | 'undeliverable';
-
-/** The fleet metrics an approval store records into (control-plane MetricsStore fits). */
-export interface ApprovalMetrics {
-  countApprovalPrompt(channel: string): void;
-  observeApprovalSettled(status: SettledStatus, seconds: number): void;
-}
 
 export interface ApprovalStoreOptions {
   redis: Redis;
@@ -104,96 +76,20 @@ export interface ApprovalStoreOptions {
 export type ApprovalStore = ReturnType<typeof createApprovalStore>;
 
 export function createApprovalStore(opts: ApprovalStoreOptions) {
-  const { redis, logger } = opts;
+  const { redis } = opts;
   const keys = approvalKeys(opts.prefix);
-  const staleMs = opts.staleHeartbeatMs ?? STALE_HEARTBEAT_MS;
-
-  const get = async (id: string): Promise<ApprovalRecord | null> => {
-    if (!isUuid(id)) return null; // tampered button data never becomes a key
-    const key = keys.record(id);
-    return decodeApprovalRecord(await redis.hgetall(key), { logger, key });
-  };
-
-  /** The token index key of a stored record, read without trusting the rest of it. */
-  const tokenKeyOf = async (id: string): Promise<string> => {
-    const [channel, destination, token] = await redis.hmget(
-      keys.record(id),
-      'channel',
-      'destination',
-      'reply_token',
-    );
-    try {
-      const c = JSON.parse(channel ?? 'null') as unknown;
-      const d = JSON.parse(destination ?? 'null') as { chat?: unknown } | null;
-      const t = JSON.parse(token ?? 'null') as unknown;
-      if (typeof c === 'string' && typeof d?.chat === 'string' && typeof t === 'string') {
-        return keys.token(c, d.chat, t);
-      }
-    } catch {
-      // unreadable: the settle still works; the index simply keeps its own TTL
-    }
-    return `${opts.prefix}:approval-token:unreadable`;
-  };
-
-  const settle = async (
-    id: string,
-    mode: SettleMode,
-    status: SettledStatus,
-    source: ApprovalSource,
-    decidedBy: DecidedBy | null,
-  ): Promise<SettleResult> => {
-    if (!isUuid(id)) return { kind: 'missing' };
-    const res = (await settleScript(
-      redis,
-      [keys.record(id), await tokenKeyOf(id), keys.pending, keys.audit],
-      [
-        mode,
-        status,
-        JSON.stringify(source),
-        JSON.stringify(decidedBy),
-        staleMs,
-        AUDIT_TTL_MS,
-        id,
-        keys.decided(id),
-      ],
-    )) as [string, string | number | undefined, number | undefined];
-    switch (res[0]) {
-      case 'ok': {
-        const at = Number(res[1]);
-        const createdAt = Number(res[2] ?? at);
-        // Exactly once per record: only the winning compare-and-set gets here (both times on the Redis clock).
-        opts.metrics?.observeApprovalSettled(status, (at - createdAt) / 1000);
-        return { kind: 'ok', at, createdAt };
-      }
-      case 'not_pending':
-        return { kind: 'not_pending', status: String(res[1]) };
-      case 'missing':
-      case 'expired':
-      case 'stale':
-      case 'not_due':
-        return { kind: res[0] };
-      default:
-        throw new Error(`settle-approval returned ${JSON.stringify(res)}`);
-    }
-  };
-
-  /** Records behind the ids of a sorted set, newest first; gone or unreadable ones (logged) are skipped. */
-  const recordsOf = async (ids: string[]): Promise<ApprovalRecord[]> => {
-    if (ids.length === 0) return [];
-    const pipe = redis.pipeline();
-    for (const id of ids) pipe.hgetall(keys.record(id));
-    const rows = (await pipe.exec()) ?? [];
-    const out: ApprovalRecord[] = [];
-    rows.forEach(([err, raw], i) => {
-      if (err) return;
-      const rec = decodeApprovalRecord(raw as Record<string, string>, { logger, key: keys.record(ids[i]!) });
-      if (rec) out.push(rec);
-    });
-    return out;
-  };
+  const reads = createApprovalReads({ redis, keys, logger: opts.logger });
+  const settle = createSettle({
+    redis,
+    prefix: opts.prefix,
+    keys,
+    staleMs: opts.staleHeartbeatMs ?? STALE_HEARTBEAT_MS,
+    metrics: opts.metrics,
+  });
 
   return {
     keys,
+    ...reads,
 
     /**
      * Writes the pending record and its token index (before anything is posted: §10 lifecycle 1). The token is
@@ -243,21 +139,6 @@ export function createApprovalStore(opts: ApprovalStoreOptions) {
       );
     },
 
-    /** The record, or null when unknown, not a UUID, or unreadable (logged). */
-    get,
-
-    /** Text mode: the record whose token is indexed for this channel and chat (case-insensitive), or null. */
-    async findByReplyToken(channel: string, chat: string, token: string): Promise<ApprovalRecord | null> {
-      const t = token.toLowerCase();
-      if (!REPLY_TOKEN_RE.test(t)) return null;
-      const id = await redis.get(keys.token(channel, chat, t));
-      const rec = id ? await get(id) : null;
-      // The index names the record; the record must name the index back (a stale or forged index is no match).
-      return rec && rec.channel === channel && rec.destination.chat === chat && rec.reply_token === t
-        ? rec
-        : null;
-    },
-
     /**
      * The §10 lifecycle 2 compare-and-set: succeeds only while pending, before expires_at and with a waiter
      * heartbeat under 30 s old (all on the Redis clock); then writes the decision and publishes it.
@@ -294,16 +175,6 @@ export function createApprovalStore(opts: ApprovalStoreOptions) {
     /** Waiter: refreshes waiter_heartbeat_at; false once the record is gone or settled. */
     async heartbeat(id: string): Promise<boolean> {
       return Number(await heartbeatScript(redis, [keys.record(id)], [])) === 1;
-    },
-
-    /** Pending records, oldest first (GET /api/approvals). */
-    async listPending(limit = 100): Promise<ApprovalRecord[]> {
-      return recordsOf(await redis.zrange(keys.pending, 0, String(limit - 1)));
-    },
-
-    /** Settled records of the last 7 days, newest first (GET /api/approvals/audit). */
-    async listAudit(limit = 100): Promise<ApprovalRecord[]> {
-      return recordsOf(await redis.zrevrange(keys.audit, 0, String(limit - 1)));
     },
 
     /**

@@ -75,6 +75,8 @@ export const approvalRecordSchema = z.object({
 export type ApprovalRecord = z.infer<typeof approvalRecordSchema>;
 
 /** Redis names under the deployment prefix. */
+export type ApprovalKeys = ReturnType<typeof approvalKeys>;
+
 export const approvalKeys = (prefix: string) => ({
   record: (id: string) => `${prefix}:approval:${id}`,
   /**

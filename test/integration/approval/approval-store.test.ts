@@ -1,6 +1,7 @@
 // Pending approvals in real Redis (approvals.md §10, §11, §14): the CAS, token index, audit trail and reaper.
 import { afterAll, describe, expect, it } from 'vitest';
-import { AUDIT_TTL_MS, createApprovalStore } from '../../../src/approval/approval-store.ts';
+import { AUDIT_TTL_MS } from '../../../src/approval/approval-settle.ts';
+import { createApprovalStore } from '../../../src/approval/approval-store.ts';
 import { approvalKeys, encodeApprovalFields } from '../../../src/approval/record.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
