@@ -4,6 +4,7 @@ import type { ChatMessage, ModelProvider } from '../providers/types.ts';
 import type { RunContext } from '../run/run-context.ts';
 import type { ToolRegistry } from '../run/tool-registry.ts';
 import { DEFAULT_ROOT_REQUEST_TIMEOUT_SECS } from './context-budget.ts';
+import { withRunEvents } from './run-live.ts';
 import { type BudgetRole, type LoopOutput, runAgentLoop } from './run-loop.ts';
 import { buildSystemPrompt } from './system-prompt.ts';
 import { thinkingEffects, withThinkingPrefix } from './thinking/levels.ts';
@@ -57,22 +58,24 @@ export const executeRun: ExecuteRun = async (input) => {
     ...(input.extraSystem ? { extra: input.extraSystem } : {}),
   });
   const system = withThinkingPrefix(prompt, thinking);
-  return runAgentLoop({
-    run,
-    provider,
-    system,
-    messages: [...input.history, { role: 'user', content: input.prompt }],
-    tools: input.tools,
-    budget: input.budget,
-    settings: {
-      maxToolIterations: effectiveMaxToolIterations(run.runtime),
-      parallelTools: run.runtime.parallel_tools,
-      dedupExempt: run.runtime.tool_call_dedup_exempt,
-      maxToolResultChars: run.runtime.max_tool_result_chars,
-      strictToolParsing: strict,
-      ...(input.modelOverride ? { modelOverride: input.modelOverride } : {}),
-      ...(thinking.native ? { thinking: thinking.native } : {}),
-      ...(ownsDeadline(run) ? { requestTimeoutSecs: DEFAULT_ROOT_REQUEST_TIMEOUT_SECS } : {}),
-    },
-  });
+  return withRunEvents(run, () =>
+    runAgentLoop({
+      run,
+      provider,
+      system,
+      messages: [...input.history, { role: 'user', content: input.prompt }],
+      tools: input.tools,
+      budget: input.budget,
+      settings: {
+        maxToolIterations: effectiveMaxToolIterations(run.runtime),
+        parallelTools: run.runtime.parallel_tools,
+        dedupExempt: run.runtime.tool_call_dedup_exempt,
+        maxToolResultChars: run.runtime.max_tool_result_chars,
+        strictToolParsing: strict,
+        ...(input.modelOverride ? { modelOverride: input.modelOverride } : {}),
+        ...(thinking.native ? { thinking: thinking.native } : {}),
+        ...(ownsDeadline(run) ? { requestTimeoutSecs: DEFAULT_ROOT_REQUEST_TIMEOUT_SECS } : {}),
+      },
+    }),
+  );
 };

@@ -17,6 +17,7 @@ import type { CostScope } from '../run/cost-contract.ts';
 import type { DelegateCapability } from '../run/delegate-capability.ts';
 import type { AdmittedTarget, CallerView } from '../run/delegation-view.ts';
 import type { RunContext, RunObserver, RuntimeServices } from '../run/run-context.ts';
+import type { RunLineage } from '../run/run-events.ts';
 import { taskScopeOf } from '../run/task-scope.ts';
 import type { ThinkingSetting } from '../run/thinking-setting.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
@@ -47,6 +48,8 @@ export interface SubagentRunSpec {
   /** The identity the spawn resolved (subagents.md §6): inherited unless a spawn site narrows it. */
   identity: Pick<RunContext, 'policy' | 'memoryAllowlist' | 'providerRef'>;
   runId: string;
+  /** The parent's spawn_subagent call. */
+  toolCallId: string;
   signal: AbortSignal;
 }
 
@@ -62,6 +65,8 @@ export interface ChildRunSpec {
   delegate: DelegateCapability | null;
   cost: CostScope;
   observers: readonly RunObserver[];
+  /** A background task's child (its own tree budget, started by a job), else a delegate within the turn. */
+  background?: boolean;
 }
 
 export interface BackgroundCallerSpec {
@@ -77,6 +82,8 @@ export interface BackgroundCallerSpec {
   bucketOwner: string;
   policy: SecurityPolicy;
   capability: DelegateCapability;
+  /** Where the caller sat in its turn's live tree, from the job payload. */
+  lineage: RunLineage;
 }
 
 export type RunContextSpec = TopLevelRunSpec | SubagentRunSpec | ChildRunSpec | BackgroundCallerSpec;
@@ -114,6 +121,7 @@ function topLevelRun(spec: TopLevelRunSpec): RunContext {
     services,
     runId: spec.runId,
     rootRunId: spec.runId,
+    lineage: { kind: spec.kind, treeRootId: spec.runId, parentRunId: null, parentToolCallId: null },
     agentAlias,
     sessionKey: spec.sessionKey,
     sender: spec.sender,
@@ -143,6 +151,12 @@ function subagentRun(spec: SubagentRunSpec): RunContext {
     ...parent,
     ...identity,
     runId,
+    lineage: {
+      kind: 'subagent',
+      treeRootId: parent.lineage.treeRootId,
+      parentRunId: parent.runId,
+      parentToolCallId: spec.toolCallId,
+    },
     sessionKey: `subagent-${runId}`,
     // Its background tasks belong to the conversation that spawned it.
     taskScope: taskScopeOf(parent),
@@ -208,6 +222,14 @@ function childRun(spec: ChildRunSpec): RunContext {
     services,
     runId: spec.runId,
     rootRunId: spec.rootRunId,
+    lineage: {
+      kind: spec.background ? 'background' : 'delegate',
+      treeRootId: caller.treeRootId,
+      parentRunId: caller.runId,
+      parentToolCallId: caller.toolCallId,
+      mode: t.mode,
+      ...(caller.backgroundTaskId ? { taskId: caller.backgroundTaskId } : {}),
+    },
     agentAlias: t.target,
     sessionKey: caller.sessionKey,
     taskScope: caller.taskScope,
@@ -244,6 +266,7 @@ function backgroundCallerRun(spec: BackgroundCallerSpec): RunContext {
     services,
     runId: spec.taskId,
     rootRunId: spec.taskId,
+    lineage: spec.lineage,
     agentAlias: spec.caller,
     sessionKey: spec.sessionKey,
     taskScope: spec.taskScope,

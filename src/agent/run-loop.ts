@@ -17,6 +17,7 @@ import { createDuplicateGuard } from './duplicate-guard.ts';
 import { fitToWindow, type WindowInput } from './history-window.ts';
 import { maxIterationsText, modelRequestTimedOut, TREE_BUDGET_EXHAUSTED } from './messages.ts';
 import { outboundRedactor } from './outbound-redact.ts';
+import { emitModelRequest, withToolEvents } from './run-live.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 import { modelVisibleText, truncateToolText } from './tool-result-text.ts';
 
@@ -97,6 +98,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
     for (const o of run.observers ?? []) await o.beforeModelRequest?.(run);
     const provider = input.provider();
     run.logger.debug({ iteration, tool_free: toolFree }, 'model request');
+    emitModelRequest(run, iteration);
     const tools = toolFree ? [] : input.tools.specs();
     const messages = windowed(run, settings, { system: input.system, tools, history, current, inTurn });
     const startedAt = Date.now();
@@ -192,7 +194,9 @@ async function runToolCalls(
   const observers = input.run.observers ?? [];
   const one = async (call: ToolCall) => {
     for (const o of observers) o.toolStarted?.(call.name);
-    const result = await dispatchToolCall(input.run, input.tools, guard, call);
+    const result = await withToolEvents(input.run, call, () =>
+      dispatchToolCall(input.run, input.tools, guard, call),
+    );
     for (const o of observers) await o.toolFinished?.(call.name, result.success);
     return result;
   };

@@ -32,6 +32,9 @@ export const delegateJobPayloadSchema = z.object({
   /** The root conversation whose tasks the background run sees; absent in older jobs: the parent session. */
   task_scope: z.string().optional(),
   parent_tool_call_id: z.string(),
+  /** The live tree the task hangs in (live.md §1): its turn's root run and the caller's run; absent in older jobs. */
+  tree_root_run_id: z.string().optional(),
+  parent_run_id: z.string().optional(),
   timeout_secs: z.number(),
   /** The caller's thinking in effect (a bounded target keeps it); absent in jobs queued before it existed. */
   caller_thinking: z

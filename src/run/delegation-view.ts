@@ -10,6 +10,11 @@ import type { ToolRegistry } from './tool-registry.ts';
 /** What a delegation needs to know about its caller, from a live run or from a background job's payload. */
 export interface CallerView {
   alias: string;
+  /** The caller's run and its place in the live tree: a child hangs below it (live.md §1). */
+  runId: string;
+  treeRootId: string;
+  /** Set when the delegation runs as this background task (its child is the task's run). */
+  backgroundTaskId?: string;
   /** The caller's live policy: workspace, effective action limit, command policy. */
   policy: SecurityPolicy;
   bucketOwner: string;

@@ -20,6 +20,7 @@ import type { HistoryStore } from '../session/history-store.ts';
 import type { SessionModelStore } from '../session/session-model.ts';
 import type { CostLedger, CostScope } from './cost-contract.ts';
 import type { DelegateCapability } from './delegate-capability.ts';
+import type { RunEventSink, RunLineage } from './run-events.ts';
 import type { ThinkingSetting } from './thinking-setting.ts';
 import type { BuildToolSet } from './tool-registry.ts';
 
@@ -67,6 +68,8 @@ export interface RuntimeServices {
   /** The shell sandbox of this process (config.md §10.2). */
   readonly sandbox: ShellSandbox;
   readonly approvals: ApproverPaths;
+  /** Live run events (live.md §1); NO_RUN_EVENTS where nothing is shown live. */
+  readonly events: RunEventSink;
 }
 
 /** Hooks around a run's model requests and tool calls (cost checks, background progress). */
@@ -87,6 +90,8 @@ export interface RunContext {
   runId: string;
   /** The run that owns the execution-tree budget. */
   rootRunId: string;
+  /** Where the run sits in its live execution tree (live.md §1). */
+  lineage: RunLineage;
   agentAlias: string;
   /** Conversation-history key, e.g. the channel conversation, `subagent-<run_id>` or `cron-<run_id>`. */
   sessionKey: string;

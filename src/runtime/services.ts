@@ -7,6 +7,7 @@ import type { LiveConfig } from '../config/live-config.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { DelegationServices } from '../control-plane/delegation-services.ts';
 import { createMetricsStore, type MetricsStore } from '../control-plane/metrics-store.ts';
+import { createRunEventLog } from '../live/run-event-log.ts';
 import { createTaskRecords } from '../control-plane/task-records.ts';
 import { createTreeBudget } from '../control-plane/tree-budget.ts';
 import { newWorkerId } from '../core/ids.ts';
@@ -17,6 +18,7 @@ import type { CronControl } from '../cron/types.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
 import type { ModelProvider } from '../providers/types.ts';
 import { type ApproverPaths, NO_APPROVER_PATHS, type RuntimeServices } from '../run/run-context.ts';
+import type { RunEventSink } from '../run/run-events.ts';
 import type { BuildToolSet } from '../run/tool-registry.ts';
 import { createActionBuckets } from '../security/action-buckets.ts';
 import { defaultShellSandbox, type ShellSandbox } from '../security/sandbox/shell-sandbox.ts';
@@ -47,6 +49,8 @@ export interface ServicesOptions {
   cron?: CronControl | null | undefined;
   /** Default: none (background delegation unavailable). */
   delegation?: DelegationServices | null | undefined;
+  /** Default: the Redis run-event log of this prefix. */
+  events?: RunEventSink | undefined;
 }
 
 export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
@@ -109,5 +113,6 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     approvals: opts.approvals ?? NO_APPROVER_PATHS,
     cron: opts.cron ?? null,
     delegation: opts.delegation ?? null,
+    events: opts.events ?? createRunEventLog(redis, prefix, logger),
   });
 }

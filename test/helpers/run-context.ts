@@ -5,6 +5,7 @@ import { NO_METRICS } from '../../src/control-plane/metrics-store.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
 import { createTextRedactor } from '../../src/core/redact.ts';
 import { NO_APPROVER_PATHS, type RunContext, type RuntimeServices } from '../../src/run/run-context.ts';
+import { NO_RUN_EVENTS } from '../../src/run/run-events.ts';
 import type { ActionBuckets } from '../../src/security/action-buckets.ts';
 import { buildSecurityPolicy } from '../../src/security/policy.ts';
 import { defaultShellSandbox } from '../../src/security/sandbox/shell-sandbox.ts';
@@ -110,12 +111,14 @@ export function buildRunContext(opts: RunContextOptions): RunContext {
     delegation: null,
     sandbox: defaultShellSandbox(),
     approvals: NO_APPROVER_PATHS,
+    events: NO_RUN_EVENTS,
     ...opts.services,
   };
   return {
     services,
     runId: 'run-test',
     rootRunId: 'run-test',
+    lineage: { kind: 'root', treeRootId: 'run-test', parentRunId: null, parentToolCallId: null },
     agentAlias,
     sessionKey: 'test-session',
     sender: opts.sender ?? 'test:sender',

@@ -43,6 +43,8 @@ export function callerViewOf(
 ): CallerView {
   return {
     alias: cap.boundAlias,
+    runId: run.runId,
+    treeRootId: run.lineage.treeRootId,
     policy: run.policy,
     bucketOwner: run.bucketOwner,
     sender: run.sender,

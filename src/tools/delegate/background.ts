@@ -78,8 +78,11 @@ export async function startBackground(input: BackgroundInput): Promise<ToolResul
     parent_session_key: run.sessionKey,
     task_scope: taskScopeOf(run),
     parent_tool_call_id: input.toolCallId,
+    tree_root_run_id: run.lineage.treeRootId,
+    parent_run_id: run.runId,
     timeout_secs: timeout,
     ...(run.thinking ? { caller_thinking: run.thinking } : {}),
   });
+  services.events.emit(run, { type: 'background_started', task_id: taskId, target: t.target });
   return ok(backgroundStarted(t.target, taskId));
 }

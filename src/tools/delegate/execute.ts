@@ -2,6 +2,7 @@
 import type { ExecuteRun } from '../../agent/execute-run.ts';
 import { TREE_BUDGET_EXHAUSTED } from '../../agent/messages.ts';
 import { childPolicy, childThinking, createRunContext } from '../../agent/run-context-factory.ts';
+import { emitModelRequest, withRunEvents } from '../../agent/run-live.ts';
 import type { BudgetRole } from '../../agent/run-loop.ts';
 import { buildSystemPrompt } from '../../agent/system-prompt.ts';
 import { thinkingEffects, withThinkingPrefix } from '../../agent/thinking/levels.ts';
@@ -187,6 +188,7 @@ async function runOneShot(
   const system = withThinkingPrefix(prompt, thinking);
   const fakeRun = createRunContext({
     kind: 'child',
+    background: input.newRoot,
     services,
     caller,
     target: t,
@@ -200,16 +202,19 @@ async function runOneShot(
   });
   // One-shot targets are neither priced nor budget-checked (§15); progress observers still count the request.
   for (const o of input.observers ?? []) await o.beforeModelRequest?.(fakeRun);
-  const res = await provider.complete(
-    {
-      system,
-      messages: [{ role: 'user', content: input.prompt }],
-      tools: [],
-      strictToolParsing: runtimeProfileFor(services.config, t.target).strict_tool_parsing,
-      ...(thinking.native ? { thinking: thinking.native } : {}),
-    },
-    signal,
-  );
+  const res = await withRunEvents(fakeRun, () => {
+    emitModelRequest(fakeRun, 1);
+    return provider.complete(
+      {
+        system,
+        messages: [{ role: 'user', content: input.prompt }],
+        tools: [],
+        strictToolParsing: runtimeProfileFor(services.config, t.target).strict_tool_parsing,
+        ...(thinking.native ? { thinking: thinking.native } : {}),
+      },
+      signal,
+    );
+  });
   const text = stripThinkBlocks(res.text);
   if (!text.trim()) return fail(invalidSemanticCompletion(t.target));
   return ok(successOutput(t.target, res, text, false));
@@ -233,6 +238,7 @@ async function runAgentic(
       : null;
   const child = createRunContext({
     kind: 'child',
+    background: input.newRoot,
     services,
     caller,
     target: t,

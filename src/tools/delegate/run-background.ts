@@ -46,10 +46,19 @@ function callerOf(services: RuntimeServices, p: DelegateJobPayload, deps: Backgr
     bucketOwner: p.caller_bucket_owner,
     policy,
     capability,
+    lineage: {
+      kind: 'background',
+      treeRootId: p.tree_root_run_id ?? p.task_id,
+      parentRunId: p.parent_run_id ?? null,
+      parentToolCallId: p.parent_tool_call_id,
+    },
   });
   let tools: ToolRegistry | undefined;
   return {
     alias: p.caller,
+    runId: p.parent_run_id ?? p.task_id,
+    treeRootId: p.tree_root_run_id ?? p.task_id,
+    backgroundTaskId: p.task_id,
     policy,
     bucketOwner: p.caller_bucket_owner,
     sender: p.sender,

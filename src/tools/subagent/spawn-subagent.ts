@@ -81,7 +81,14 @@ async function runChild(
   const parent = ctx.run;
   const { services } = parent;
   const runId = newRunId();
-  const child = createRunContext({ kind: 'subagent', parent, identity, runId, signal: ctx.signal });
+  const child = createRunContext({
+    kind: 'subagent',
+    parent,
+    identity,
+    runId,
+    toolCallId: ctx.toolCallId,
+    signal: ctx.signal,
+  });
   await services.tasks.create({
     task_id: runId,
     kind: 'subagent',

@@ -12,7 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['approval'],
   ['control-plane', 'session', 'cron'],
   ['run'],
-  ['cost'],
+  ['cost', 'live'],
   ['agent'],
   ['tools'],
   ['queue'],

@@ -1,0 +1,183 @@
+// Run events (live.md §1) through a real turn: the model spawns a subagent and delegates to an agentic coder
+// that writes a file; every run of the tree reports itself with its parent and the parent's tool call id, in one
+// order shared by all of them, with argument summaries and never a result, answer or prompt text.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRunEventLog, type RunEventLog } from '../../../src/live/run-event-log.ts';
+import { createSilentLogger } from '../../../src/core/logger.ts';
+import type { RunEvent } from '../../../src/run/run-events.ts';
+import { buildRunTree } from '../../../src/run/run-tree.ts';
+import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+
+const TOML = `
+[providers.models.custom.main]
+uri = "\${MODEL_URI}"
+model = "main-model"
+
+[providers.models.custom.deep]
+uri = "\${MODEL_URI}"
+model = "deep-model"
+
+[reliability]
+provider_retries = 0
+
+[risk_profiles.ops]
+delegation_policy = { mode = "allow" }
+auto_approve = ["delegate", "spawn_subagent", "file_write"]
+
+[runtime_profiles.agentic]
+agentic = true
+max_tool_iterations = 3
+
+[agents.main]
+model_provider = "custom.main"
+risk_profile = "ops"
+delegates = ["coder"]
+
+[agents.coder]
+model_provider = "custom.deep"
+risk_profile = "ops"
+runtime_profile = "agentic"
+`;
+
+let h: AgentHarness;
+beforeAll(async () => {
+  h = await createAgentHarness('live-events', TOML);
+});
+afterAll(() => h.close());
+beforeEach(() => h.server.reset());
+
+const log = () => h.services.events as RunEventLog;
+
+function scriptTree(): void {
+  h.server.script(
+    [
+      { toolCalls: [{ id: 'call_spawn', name: 'spawn_subagent', arguments: { prompt: 'look around' } }] },
+      { text: 'SUBAGENT-ANSWER' },
+      {
+        toolCalls: [
+          { id: 'call_delegate', name: 'delegate', arguments: { agent: 'coder', prompt: 'write the notes' } },
+        ],
+      },
+      { text: 'FINAL-ANSWER' },
+    ],
+    { model: 'main-model' },
+  );
+  h.server.script(
+    [
+      {
+        toolCalls: [
+          { id: 'call_write', name: 'file_write', arguments: { path: 'notes.txt', content: 'hello' } },
+        ],
+      },
+      { text: 'CODER-ANSWER' },
+    ],
+    { model: 'deep-model' },
+  );
+}
+
+describe('run events', () => {
+  it('rebuild the execution tree of a turn: root, subagent and delegate with their tool calls', async () => {
+    scriptTree();
+    const turn = await h.turn('main', 'PROMPT-TEXT please');
+    expect(turn.text).toBe('FINAL-ANSWER');
+    await log().flush();
+    const events = await log().read(turn.runId);
+
+    // One order for the whole tree, numbered by Redis from 1 without gaps.
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(events.every((e) => e.root_run_id === turn.runId)).toBe(true);
+
+    const [root, ...others] = buildRunTree(events);
+    expect(others).toEqual([]);
+    expect(root).toMatchObject({
+      runId: turn.runId,
+      kind: 'root',
+      agent: 'main',
+      parentRunId: null,
+      state: 'completed',
+      iterations: 3,
+    });
+    expect(root!.tools.map((t) => [t.toolCallId, t.tool, t.state])).toEqual([
+      ['call_spawn', 'spawn_subagent', 'succeeded'],
+      ['call_delegate', 'delegate', 'succeeded'],
+    ]);
+    expect(root!.tools[1]!.argsSummary).toBe('agent: coder, prompt: write the notes');
+
+    const [sub, coder] = root!.children;
+    expect(sub).toMatchObject({
+      kind: 'subagent',
+      agent: 'main',
+      parentRunId: turn.runId,
+      parentToolCallId: 'call_spawn',
+      state: 'completed',
+      iterations: 1,
+    });
+    expect(sub!.sessionKey).toBe(`subagent-${sub!.runId}`);
+    expect(coder).toMatchObject({
+      kind: 'delegate',
+      agent: 'coder',
+      mode: 'bounded',
+      parentRunId: turn.runId,
+      parentToolCallId: 'call_delegate',
+      state: 'completed',
+      iterations: 2,
+    });
+    expect(coder!.tools).toEqual([
+      expect.objectContaining({
+        toolCallId: 'call_write',
+        tool: 'file_write',
+        argsSummary: 'path: notes.txt, content: hello',
+        state: 'succeeded',
+      }),
+    ]);
+
+    // A child's events sit between its parent's tool call start and finish.
+    const at = (pred: (e: RunEvent) => boolean) => events.findIndex(pred);
+    const delegateStart = at((e) => e.type === 'tool_started' && e.tool_call_id === 'call_delegate');
+    const coderStart = at((e) => e.type === 'run_started' && e.agent === 'coder');
+    const coderEnd = at((e) => e.type === 'run_finished' && e.run_id === coder!.runId);
+    const delegateEnd = at((e) => e.type === 'tool_finished' && e.tool_call_id === 'call_delegate');
+    expect(delegateStart < coderStart && coderStart < coderEnd && coderEnd < delegateEnd).toBe(true);
+
+    // Summaries only: no answers, no prompt text, no tool results.
+    const stored = JSON.stringify(events);
+    for (const secret of ['SUBAGENT-ANSWER', 'CODER-ANSWER', 'FINAL-ANSWER', 'PROMPT-TEXT', 'Wrote']) {
+      expect(stored).not.toContain(secret);
+    }
+  });
+
+  it('a failed run ends failed, and its tree still closes', async () => {
+    h.server.script([{ status: 500 }], { model: 'main-model' });
+    await expect(h.turn('main', 'hi')).rejects.toThrow();
+    await log().flush();
+    const ids = await h.redis.keys(`${h.prefix}:run-events:{*}`);
+    const trees = await Promise.all(
+      ids.filter((k) => !k.endsWith(':seq')).map((k) => log().read(k.slice(k.indexOf('{') + 1, -1))),
+    );
+    const failed = trees.flatMap(buildRunTree).filter((n) => n.state === 'failed');
+    expect(failed).toEqual([expect.objectContaining({ kind: 'root', agent: 'main', iterations: 1 })]);
+  });
+
+  it('a Redis that cannot take events loses the live view, never the turn', async () => {
+    const broken = new Redis({
+      port: 1,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    broken.on('error', () => {});
+    const events = createRunEventLog(broken, h.prefix, createSilentLogger());
+    const healthy = h.services.events;
+    h.extend({ events });
+    try {
+      scriptTree();
+      const turn = await h.turn('main', 'go');
+      expect(turn.text).toBe('FINAL-ANSWER');
+      await events.flush();
+    } finally {
+      h.extend({ events: healthy });
+      broken.disconnect();
+    }
+  });
+});
