@@ -3,8 +3,8 @@
 // order shared by all of them, with argument summaries and never a result, answer or prompt text.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRunEventLog, type RunEventLog } from '../../../src/live/run-event-log.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
+import { createRunEventLog, type RunEventLog } from '../../../src/live/run-event-log.ts';
 import type { RunEvent } from '../../../src/run/run-events.ts';
 import { buildRunTree } from '../../../src/run/run-tree.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
