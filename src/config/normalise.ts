@@ -204,6 +204,7 @@ function channelsOf(channels: SectionData['channels']): Record<string, ChannelCo
     approval_timeout_secs: c.approval_timeout_secs,
     excluded_tools: c.excluded_tools,
     reply_min_interval_secs: c.reply_min_interval_secs,
+    background_notices: c.background_notices,
     api_base_url: c.api_base_url,
   });
   for (const [alias, c] of Object.entries(channels.telegram)) {
@@ -253,6 +254,7 @@ function channelsOf(channels: SectionData['channels']): Record<string, ChannelCo
       approval_timeout_secs: c.approval_timeout_secs,
       excluded_tools: c.excluded_tools,
       reply_min_interval_secs: c.reply_min_interval_secs,
+      background_notices: c.background_notices,
       title: c.title,
     };
   }

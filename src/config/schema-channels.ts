@@ -11,6 +11,8 @@ const common = (approvalTimeoutSecs: number) => ({
   approval_timeout_secs: nonNegInt().default(approvalTimeoutSecs),
   excluded_tools: strArray().default([]),
   reply_min_interval_secs: nonNegInt().default(0),
+  // live.md §4, §5.
+  background_notices: bool().default(true),
 });
 
 export const telegramSchema = table({

@@ -164,6 +164,8 @@ interface ChannelCommon {
   approval_timeout_secs: number;
   excluded_tools: string[];
   reply_min_interval_secs: number;
+  /** live.md §4: a notice in the chat when a background task it started ends. */
+  background_notices: boolean;
 }
 
 export interface TelegramChannelConfig extends ChannelCommon {

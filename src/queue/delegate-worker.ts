@@ -7,6 +7,7 @@ import { turnServices } from '../run/live-services.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import { WORKER_SHUTDOWN } from '../tools/delegate/messages.ts';
 import { runBackgroundTask } from '../tools/delegate/run-background.ts';
+import { sendBackgroundNotice } from './background-notice.ts';
 import { closeWorker } from './close-worker.ts';
 import { queueConnection } from './connection.ts';
 import type { DelegationHandle } from './delegate-queue.ts';
@@ -35,6 +36,24 @@ export interface DelegateWorker {
 
 export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorker {
   const { services, delegation } = opts;
+  /** live.md §4: the chat that started the task hears that it ended (never fails the job). */
+  const announce = async (jobServices: RuntimeServices, taskId: string): Promise<void> => {
+    try {
+      const rec = await jobServices.tasks.get(taskId);
+      if (!rec) return;
+      await sendBackgroundNotice(
+        {
+          redis: jobServices.redis,
+          prefix: opts.prefix,
+          config: jobServices.config,
+          redact: jobServices.redact,
+        },
+        rec,
+      );
+    } catch (err) {
+      jobServices.logger.warn({ task_id: taskId, err: errorMessage(err) }, 'background notice not sent');
+    }
+  };
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const worker = new Worker(
     DELEGATE_QUEUE,
@@ -42,16 +61,17 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
       const payload = delegateJobPayloadSchema.parse(job.data);
       const controller = new AbortController();
       const unregister = delegation.abortBus.register('task', payload.task_id, controller);
+      const jobServices = turnServices(services); // the job's config: the one current when it starts
       const done = runBackgroundTask(
-        turnServices(services), // the job's config: the one current when it starts
+        jobServices,
         payload,
         controller.signal,
         { buildToolSet: services.buildToolSet, executeRun },
         opts.heartbeatMs,
       );
-      running.set(payload.task_id, { controller, done: done.catch(() => {}) });
+      running.set(payload.task_id, { controller, done: done.then(() => {}).catch(() => {}) });
       try {
-        await done;
+        if (await done) await announce(jobServices, payload.task_id);
       } finally {
         unregister();
         running.delete(payload.task_id);

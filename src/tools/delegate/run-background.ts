@@ -135,17 +135,20 @@ async function runPrevalidated(
   });
 }
 
-/** Runs the job to a terminal record; a record already settled (e.g. cancelled while queued) is left alone. */
+/**
+ * Runs the job to a terminal record; a record already settled (e.g. cancelled while queued) is left alone.
+ * True when this run settled it (its end is then this process's to announce).
+ */
 export async function runBackgroundTask(
   services: RuntimeServices,
   p: DelegateJobPayload,
   signal: AbortSignal,
   deps: BackgroundDeps,
   heartbeatMs?: number,
-): Promise<void> {
+): Promise<boolean> {
   const tasks = createDelegateTasks(services.redis, services.config.redis.prefix, services.logger);
   const rec = await tasks.get(p.task_id);
-  if (rec?.status !== 'running') return;
+  if (rec?.status !== 'running') return false;
   const progress = createProgressTracker(tasks, p.task_id, p.timeout_secs, services.logger, heartbeatMs);
   await progress.start(services.workerId);
   let result: ToolResult;
@@ -166,4 +169,5 @@ export async function runBackgroundTask(
       });
   if (settled)
     await writeArtifact(p.caller_workspace, p.task_id, p.target, result.success ? result.output : null);
+  return settled;
 }

@@ -33,6 +33,7 @@ const telegramHome: ChannelConfig = {
   approval_timeout_secs: 120,
   excluded_tools: [],
   reply_min_interval_secs: 0,
+  background_notices: true,
   api_base_url: 'http://127.0.0.1:1',
   webhook_url: undefined,
   webhook_secret: undefined,

@@ -137,6 +137,7 @@ channel = "telegram"
       approval_timeout_secs: 120,
       excluded_tools: [],
       reply_min_interval_secs: 0,
+      background_notices: true,
       api_base_url: 'https://api.telegram.org',
     });
     expect(config.channels['discord.d']).toMatchObject({

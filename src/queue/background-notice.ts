@@ -1,0 +1,30 @@
+// live.md §4: when a background task started from a chat ends, that chat gets one notice (the parent agent is
+// not run). Sent by whichever process settled the task, once per task id (the outbox's idempotency key), to the
+// conversation the task belongs to; none for cron or CLI tasks, or where the channel turned notices off.
+import type { Redis } from 'ioredis';
+import { conversationRecipient } from '../channel/types.ts';
+import { channelOf } from '../config/lookup.ts';
+import type { BatonConfig } from '../config/types.ts';
+import type { TaskRecord } from '../control-plane/task-records.ts';
+import { backgroundNoticeText } from '../live/messages.ts';
+import { enqueueOutboxEntry } from './reply-outbox.ts';
+
+export async function sendBackgroundNotice(
+  deps: { redis: Redis; prefix: string; config: BatonConfig; redact: (text: string) => string },
+  rec: TaskRecord,
+): Promise<boolean> {
+  if (rec.status === 'running' || !rec.scope) return false;
+  const to = conversationRecipient(rec.scope);
+  if (!to) return false;
+  const channel = channelOf(deps.config, to.channel);
+  if (!channel || channel.background_notices === false) return false;
+  const ms = Date.parse(rec.finished_at ?? '') - Date.parse(rec.started_at);
+  const text = backgroundNoticeText(rec.task_id, rec.agent, rec.status, Number.isFinite(ms) ? ms : 0);
+  await enqueueOutboxEntry(
+    deps.redis,
+    deps.prefix,
+    { to, text: deps.redact(text) },
+    `bg-notice:${rec.task_id}`,
+  );
+  return true;
+}

@@ -1,0 +1,126 @@
+// live.md §4: a background task started from a chat ends → that chat gets exactly one notice (task id, target,
+// final state, elapsed time); none where the channel turned notices off, none for a task with no chat.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
+import { elapsedText } from '../../../src/live/messages.ts';
+import { sendBackgroundNotice } from '../../../src/queue/background-notice.ts';
+import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
+import { outboxStreamKey } from '../../../src/queue/names.ts';
+import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';
+import { waitFor } from '../../helpers/wait.ts';
+
+const TOML = `
+[providers.models.custom.main]
+uri = "\${MODEL_URI}"
+model = "main-model"
+
+[providers.models.custom.fast]
+uri = "\${MODEL_URI}"
+model = "fast-model"
+
+[reliability]
+provider_retries = 0
+
+[risk_profiles.ops]
+delegation_policy = { mode = "allow" }
+auto_approve = ["delegate"]
+
+[agents.main]
+model_provider = "custom.main"
+risk_profile = "ops"
+delegates = ["writer"]
+
+[agents.writer]
+model_provider = "custom.fast"
+risk_profile = "ops"
+
+[channels.web.main]
+enabled = true
+
+[channels.web.quiet]
+enabled = true
+background_notices = false
+`;
+
+let h: AgentHarness;
+let worker: DelegateWorker;
+beforeAll(async () => {
+  h = await createAgentHarness('live-notice', TOML);
+  // One job at a time: a job's notice is sent before the next job starts, which the silence test relies on.
+  worker = startHarnessDelegateWorker(h, { concurrency: 1 });
+});
+afterAll(async () => {
+  await worker.close();
+  await h.close();
+});
+beforeEach(() => h.server.reset());
+
+const UUID = /task_id: ([0-9a-f-]{36})/;
+
+/** Starts a background task from a turn in `session`; returns its id once the task settled. */
+async function backgroundFrom(session: string): Promise<string> {
+  h.server.script(
+    [
+      {
+        toolCalls: [
+          { id: 'bg', name: 'delegate', arguments: { agent: 'writer', prompt: 'work', background: true } },
+        ],
+      },
+      { text: 'started' },
+    ],
+    { model: 'main-model' },
+  );
+  h.server.script([{ text: 'WRITER-RESULT' }], { model: 'fast-model' });
+  await h.turn('main', 'go', { session });
+  const started = h.server.requests.flatMap((r) => r.body.messages ?? []).find((m) => m.role === 'tool');
+  const id = UUID.exec(String(started?.content))?.[1];
+  if (!id) throw new Error('no task id');
+  const tasks = createDelegateTasks(h.redis, h.prefix);
+  await waitFor(async () => (await tasks.get(id))?.status === 'completed', 20_000, 'the task to complete');
+  return id;
+}
+
+const entries = async (channel: string) =>
+  (await h.redis.xrange(outboxStreamKey(h.prefix, channel), '-', '+')).map(([, f]) => {
+    const o: Record<string, string> = {};
+    for (let i = 0; i + 1 < f.length; i += 2) o[f[i]!] = f[i + 1]!;
+    return o;
+  });
+
+describe('background task notices', () => {
+  it('tells the chat that started the task, once, with id, target, state and elapsed time', async () => {
+    const id = await backgroundFrom('web.main:chat-1:');
+    await waitFor(async () => (await entries('web.main')).length > 0, 10_000, 'the notice');
+    const [notice, ...rest] = await entries('web.main');
+    expect(rest).toEqual([]);
+    expect(JSON.parse(notice!.to!)).toEqual({ channel: 'web.main', chat: 'chat-1' });
+    expect(notice!.text).toMatch(
+      new RegExp(`^🔔 Background task ${id} \\(writer\\) completed after \\d+s\\. Ask me for its result\\.$`),
+    );
+    expect(notice!.text).not.toContain('WRITER-RESULT');
+
+    // Whoever else settles or retries it later sends nothing more.
+    const rec = await createDelegateTasks(h.redis, h.prefix).get(id);
+    const deps = { redis: h.redis, prefix: h.prefix, config: h.services.config, redact: (t: string) => t };
+    expect(await sendBackgroundNotice(deps, rec!)).toBe(true);
+    expect(await entries('web.main')).toHaveLength(1);
+  });
+
+  it('stays silent where the channel turned notices off, and for a task with no chat', async () => {
+    const quiet = await backgroundFrom('web.quiet:chat-2:');
+    const cli = await backgroundFrom('cli-session-3');
+    // A later task's notice proves the worker finished the jobs before it, announcements included.
+    await backgroundFrom('web.main:chat-4:');
+    await waitFor(async () => (await entries('web.main')).length === 2, 10_000, 'the later notice');
+    expect(await entries('web.quiet')).toEqual([]);
+    const tasks = createDelegateTasks(h.redis, h.prefix);
+    const deps = { redis: h.redis, prefix: h.prefix, config: h.services.config, redact: (t: string) => t };
+    expect(await sendBackgroundNotice(deps, (await tasks.get(quiet))!)).toBe(false);
+    expect(await sendBackgroundNotice(deps, (await tasks.get(cli))!)).toBe(false);
+  });
+
+  it('writes elapsed time as people read it', () => {
+    expect([900, 12_400, 185_000, 3_725_000].map(elapsedText)).toEqual(['1s', '12s', '3m 05s', '1h 02m']);
+  });
+});
