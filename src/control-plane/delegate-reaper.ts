@@ -29,6 +29,8 @@ export interface ReaperOptions {
   onApprovalExpired?: (approvalId: string) => Promise<void>;
   /** A first pass this soon after start (workers: what a dead fleet left is not left a whole interval). */
   firstPassMs?: number;
+  /** Told each task record this pass settled (lost, timed_out): its chat hears of it (live.md §4). */
+  onTaskSettled?: (taskId: string) => Promise<void>;
 }
 
 export interface DelegateReaper {
@@ -49,6 +51,12 @@ export function startDelegateReaper(opts: ReaperOptions): DelegateReaper {
   const grace = opts.admissionGraceMs ?? 10_000;
 
   const judge = async (id: string, now: number): Promise<boolean> => {
+    const won = await settleIfDead(id, now);
+    if (won) await opts.onTaskSettled?.(id).catch(() => {});
+    return won;
+  };
+
+  const settleIfDead = async (id: string, now: number): Promise<boolean> => {
     const rec = await tasks.get(id);
     // Gone, settled, or unreadable (logged by get): nothing to supervise, so it stops holding an in-flight slot.
     if (rec?.status !== 'running') {

@@ -17,6 +17,7 @@ import { createWorkerStatusBoard } from '../control-plane/worker-status.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
 import { createApprovalDelivery } from '../queue/approval-delivery.ts';
+import { sendBackgroundNotice } from '../queue/background-notice.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { createCronScheduler } from '../queue/cron-scheduler.ts';
 import { startCronWorker } from '../queue/cron-worker.ts';
@@ -145,6 +146,11 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     logger,
     approvals: approvalStore,
     onApprovalExpired: editReapedCard({ store: approvalStore, delivery: askerDeps.delivery, logger }),
+    onTaskSettled: async (taskId) => {
+      const rec = await services.tasks.get(taskId);
+      const now = opts.live?.current() ?? config;
+      if (rec) await sendBackgroundNotice({ redis, prefix, config: now, redact: services.redact }, rec);
+    },
     firstPassMs: REAPER_FIRST_PASS_MS,
   });
   // Published once everything runs, so a worker that failed to start never shows as live.
