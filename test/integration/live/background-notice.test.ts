@@ -1,6 +1,7 @@
 // live.md §4: a background task started from a chat ends → that chat gets exactly one notice (task id, target,
 // final state, elapsed time); none where the channel turned notices off, none for a task with no chat.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
 import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
 import { elapsedText } from '../../../src/live/messages.ts';
 import { sendBackgroundNotice } from '../../../src/queue/background-notice.ts';
@@ -8,6 +9,7 @@ import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { outboxStreamKey } from '../../../src/queue/names.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';
+import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const TOML = `
@@ -118,6 +120,36 @@ describe('background task notices', () => {
     const deps = { redis: h.redis, prefix: h.prefix, config: h.services.config, redact: (t: string) => t };
     expect(await sendBackgroundNotice(deps, (await tasks.get(quiet))!)).toBe(false);
     expect(await sendBackgroundNotice(deps, (await tasks.get(cli))!)).toBe(false);
+  });
+
+  it('announces a task the reaper settles (its worker died), once', async () => {
+    const id = '3f1c2b9e-5d4a-4c7b-9e8f-0a1b2c3d4e5f';
+    const tasks = createDelegateTasks(h.redis, h.prefix);
+    await tasks.admit(silentRunningTask(id, { scope: 'web.main:chat-5:' }));
+    const deps = { redis: h.redis, prefix: h.prefix, config: h.services.config, redact: (t: string) => t };
+    const reaper = startDelegateReaper({
+      redis: h.redis,
+      prefix: h.prefix,
+      delegation: worker.delegation,
+      logger: h.services.logger,
+      onTaskSettled: async (taskId) => {
+        await sendBackgroundNotice(deps, (await tasks.get(taskId))!);
+      },
+    });
+    try {
+      expect(await reaper.runOnce()).toBe(1);
+      expect(await reaper.runOnce()).toBe(0);
+    } finally {
+      reaper.close();
+    }
+    const lost = (await entries('web.main')).filter((e) => e.text?.includes(id));
+    expect(lost.map((e) => e.text)).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^🔔 Background task ${id} \\(writer\\) was lost \\(its worker stopped\\) after \\d+m \\d+s\\. `,
+        ),
+      ),
+    ]);
   });
 
   it('writes elapsed time as people read it', () => {
