@@ -4,10 +4,11 @@ import { type AnswerResult, answerApproval, findReplyTarget } from '../approval/
 import type { AnswerOrigin } from '../approval/answer-authz.ts';
 import { latePressText } from '../approval/answer-texts.ts';
 import type { ApprovalStore } from '../approval/approval-store.ts';
-import { type ApprovalAction, isApprovalButton, parseApprovalPress } from '../approval/button-ids.ts';
 import { approvalAck } from '../approval/copy.ts';
 import { operatorLabel } from '../approval/operator-label.ts';
 import { parseTokenReply } from '../approval/text-reply.ts';
+import type { ApprovalAction } from '../channel/approval-card.ts';
+import type { DialectOf } from '../channel/dialect.ts';
 import type {
   ActionHandler,
   ChannelAdapter,
@@ -17,7 +18,7 @@ import type {
 } from '../channel/types.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
-import { type ApprovalCards, buttonPlatformOf } from './approval-cards.ts';
+import type { ApprovalCards } from './approval-cards.ts';
 
 export interface ApprovalBrokerOptions {
   config: Pick<BatonConfig, 'peer_groups'>;
@@ -25,6 +26,8 @@ export interface ApprovalBrokerOptions {
   cards: Pick<ApprovalCards, 'showOutcome'>;
   /** The adapters this gateway runs, by channel key (a decided card is edited through its channel's adapter). */
   adapterOf(channelKey: string): ChannelAdapter | undefined;
+  /** Each channel's button data and same-destination rule. */
+  dialectOf: DialectOf;
   /** Where a token reply's answer goes (the chat it came from). */
   outbox: OutboxWriter;
   logger: Pick<Logger, 'warn'>;
@@ -41,8 +44,8 @@ const labelOf = (e: InboundAction | InboundMessage) =>
   operatorLabel({ user: e.sender.id, name: e.sender.username });
 
 export function createApprovalBroker(opts: ApprovalBrokerOptions): Required<ActionHandler> {
-  const { store } = opts;
-  const deps = { store, config: opts.config, logger: opts.logger };
+  const { store, dialectOf } = opts;
+  const deps = { store, config: opts.config, logger: opts.logger, dialectOf };
 
   /** The presser's text; a decision also edits the card (buttons removed). */
   async function settle(res: AnswerResult, action: ApprovalAction, by: string): Promise<string> {
@@ -54,12 +57,12 @@ export function createApprovalBroker(opts: ApprovalBrokerOptions): Required<Acti
 
   return {
     async handle(action) {
-      const platform = buttonPlatformOf(action.channel);
-      if (!isApprovalButton(platform, action.actionId)) return undefined;
-      const press = parseApprovalPress(platform, action.actionId, action.value);
+      const dialect = dialectOf(action.channel);
+      if (!dialect.isApprovalButton(action.actionId)) return undefined;
+      const press = dialect.parseApprovalPress(action.actionId, action.value);
       if (!press) return { notice: approvalAck('unknown') };
       const rec = await store.get(press.approvalId);
-      // Slack: the token in the action_id must be the record's own (§12.4); otherwise the press resolves nothing.
+      // A token in the button data (Slack) must be the record's own (§12.4); otherwise the press resolves nothing.
       if (rec && press.token !== undefined && rec.reply_token !== press.token)
         return { notice: latePressText() };
       const res = await answerApproval(deps, rec ?? press.approvalId, press.action, originOf(action));
@@ -70,7 +73,7 @@ export function createApprovalBroker(opts: ApprovalBrokerOptions): Required<Acti
       const parsed = parseTokenReply(message.text);
       if (!parsed) return false;
       const origin = originOf(message);
-      const rec = await findReplyTarget(store, origin, parsed.token);
+      const rec = await findReplyTarget(deps, origin, parsed.token);
       if (!rec) return false; // a token of no record of this chat: an ordinary message
       const res = await answerApproval(deps, rec, parsed.action, origin);
       const text = await settle(res, parsed.action, labelOf(message));

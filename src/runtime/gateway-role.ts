@@ -30,6 +30,7 @@ import type { OpsPagesWiring } from '../web/ops/ops-pages-deps.ts';
 import { createPolicyEditor } from '../web/ops/policy-editor.ts';
 import { registerWeb } from '../web/register-web.ts';
 import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
+import { dialectOf } from './platforms.ts';
 import type { Role } from './worker-role.ts';
 
 export interface GatewayRoleOptions {
@@ -72,7 +73,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   const metrics = createMetricsStore(redis, prefix, logger);
   // Given the metrics, the decision this gateway wins is counted (prompt-to-decision time included).
   const approvals = createApprovalStore({ redis, prefix, logger, metrics });
-  const cards = createApprovalCards({ store: approvals, logger });
+  const cards = createApprovalCards({ store: approvals, dialectOf, logger });
   const adapterByKey = new Map(opts.adapters.map((a) => [a.key, a]));
   const actions =
     opts.actions ??
@@ -86,6 +87,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
       store: approvals,
       cards,
       adapterOf: (key) => adapterByKey.get(key),
+      dialectOf,
       outbox,
       logger,
     });
