@@ -1,5 +1,5 @@
-// How approval code asks for a card: the gateway holding the channel posts it, or edits it to its outcome (see
-// README "Architecture"). src/queue implements it.
+// How approval code asks for a card: the gateway holding the channel posts it, or edits it to its outcome (every
+// edit, a decision's included, goes this one way: see README "Architecture"). src/queue implements it.
 import type { Recipient } from '../channel/types.ts';
 
 export interface ApprovalDelivery {

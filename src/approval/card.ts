@@ -35,9 +35,9 @@ export function cardOf(rec: ApprovalRecord): ApprovalCard {
   };
 }
 
-/** What the card shows once the record left `pending`; null for an undeliverable one (nothing was posted). */
-export function outcomeOf(rec: ApprovalRecord, who?: string): CardOutcome | null {
-  const by = who ?? (rec.decided_by ? operatorLabel(rec.decided_by) : '?');
+/** What the card shows once the record left `pending` (the operator as "name (id)"); null for an undeliverable one. */
+export function outcomeOf(rec: ApprovalRecord): CardOutcome | null {
+  const by = rec.decided_by ? operatorLabel(rec.decided_by) : '?';
   switch (rec.status) {
     case 'approved':
       return { kind: 'approved', by };

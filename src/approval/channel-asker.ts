@@ -138,7 +138,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     const outcome = await deps.waiter
       .waitForDecision(record.approval_id, { signal, expiresAt: record.expires_at })
       .finally(() => clearInterval(watch));
-    // Expired or abandoned: the card shows it and loses its buttons (a decision is edited by the deciding gateway).
+    // Expired or abandoned: the card shows it and loses its buttons (the deciding gateway asks so for a decision).
     if (outcome.kind === 'expired' || outcome.kind === 'cancelled') {
       deps.delivery.edit(channel, record.approval_id, recipient).catch((err: unknown) => {
         logger.warn(

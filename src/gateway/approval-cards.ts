@@ -1,6 +1,6 @@
-// Approval cards on the gateway (approvals.md §10, §12): posting a pending approval's card on the channel it
-// names (with the text-mode fallback), and editing it to its outcome with the buttons removed, in the channel's
-// dialect.
+// Approval cards on the gateway (approvals.md §10, §12): the reply pump's handler for card requests. It posts a
+// pending approval's card on the channel it names (with the text-mode fallback) and edits a settled one to its
+// outcome with the buttons removed, always rendering from the record and in the channel's dialect.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApprovalStore } from '../approval/approval-store.ts';
 import { cardOf, outcomeOf, renderApprovalCard, renderDecidedCard } from '../approval/card.ts';
@@ -23,12 +23,7 @@ export interface ApprovalCardsOptions {
   logger: Pick<Logger, 'warn' | 'error'>;
 }
 
-export interface ApprovalCards extends ApprovalCardHandler {
-  /** Edits a settled record's card to its outcome (no buttons); `by` names the operator where known. */
-  showOutcome(adapter: ChannelAdapter, rec: ApprovalRecord, by?: string): Promise<void>;
-}
-
-export function createApprovalCards(opts: ApprovalCardsOptions): ApprovalCards {
+export function createApprovalCards(opts: ApprovalCardsOptions): ApprovalCardHandler {
   const { store, logger } = opts;
 
   /** One send; a rate limit is waited out while the approval can still be answered (then it is a failure). */
@@ -75,8 +70,8 @@ export function createApprovalCards(opts: ApprovalCardsOptions): ApprovalCards {
     await store.setMessageRef(id, { chat: sent.chat, messageId: sent.messageId });
   }
 
-  async function showOutcome(adapter: ChannelAdapter, rec: ApprovalRecord, by?: string): Promise<void> {
-    const outcome = outcomeOf(rec, by);
+  async function showOutcome(adapter: ChannelAdapter, rec: ApprovalRecord): Promise<void> {
+    const outcome = outcomeOf(rec);
     if (!outcome || !rec.message_ref) return;
     const ref = { channel: adapter.key, ...rec.message_ref };
     await adapter
@@ -87,7 +82,6 @@ export function createApprovalCards(opts: ApprovalCardsOptions): ApprovalCards {
   }
 
   return {
-    showOutcome,
     async handle(req, to, adapter) {
       const rec = await store.get(req.approvalId);
       if (!rec) return;
