@@ -32,11 +32,9 @@ export interface CardCopy {
 }
 
 /** Lower-case canonical UUID v4, as crypto.randomUUID() makes them. */
-export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 export const isApprovalId = (s: string): boolean => UUID_V4.test(s);
-/** A reply token as baton makes them (§10: 6 characters from a-z0-9). */
-export const isReplyToken = (s: string): boolean => /^[a-z0-9]{6}$/.test(s);
 
 const ACTIONS: readonly ApprovalAction[] = ['approve', 'always', 'deny'];
 export const isApprovalAction = (s: string): s is ApprovalAction =>
