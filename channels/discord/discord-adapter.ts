@@ -25,10 +25,11 @@ import type {
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { restCall, toComponents } from './components.ts';
+import { discordDialect } from './dialect.ts';
 import { type Filters, mapButton, mapMessage } from './inbound.ts';
 
 /** Discord's limit for a message's content. */
-export const DISCORD_MAX_MESSAGE_LENGTH = 2000;
+export const DISCORD_MAX_MESSAGE_LENGTH = discordDialect.capabilities.maxMessageLength;
 
 /**
  * Rate-limit waits discord.js may sit out itself; a longer one rejects (RateLimitError → ChannelRateLimitError) so

@@ -9,6 +9,7 @@ import type {
   ReceiveResult,
   Recipient,
 } from '../../src/channel/types.ts';
+import { localDialect } from './dialect.ts';
 
 export interface LocalReply {
   to: Recipient;
@@ -53,7 +54,10 @@ export interface LocalChannel extends ChannelAdapter {
   failNextSends(n: number, error: (to: Recipient, msg: OutboundMessage) => Error): void;
 }
 
-export function createLocalChannel(alias = 'test', maxMessageLength = 4000): LocalChannel {
+export function createLocalChannel(
+  alias = 'test',
+  maxMessageLength = localDialect.capabilities.maxMessageLength,
+): LocalChannel {
   const key = `local.${alias}`;
   const replies: LocalReply[] = [];
   const typings: Recipient[] = [];

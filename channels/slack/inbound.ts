@@ -1,5 +1,6 @@
 // Slack events → baton inbound events. Allowlist: plain user messages and file shares; everything else is skipped.
 import { z } from 'zod';
+import { attachmentNote } from '../../src/channel/messages.ts';
 import type { InboundAction, InboundMessage } from '../../src/channel/types.ts';
 
 export interface InboundContext {
@@ -58,7 +59,7 @@ export function mapMessage(raw: unknown, ctx: InboundContext): Mapped<InboundMes
   const words = unescapeText(e.text ?? '')
     .replace(new RegExp(`^\\s*${escapeRegExp(mention)}[\\s:,]*`), '')
     .trim();
-  const attachments = (e.files ?? []).map(() => '[attachment: file]');
+  const attachments = (e.files ?? []).map(() => attachmentNote('file'));
   const text = [words, ...attachments].filter(Boolean).join('\n');
   if (!text) return skip('message without text');
   const addressedToBot =

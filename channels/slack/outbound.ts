@@ -1,7 +1,7 @@
 // baton outbound messages → Slack chat.postMessage / chat.update arguments (plain text, Block Kit buttons).
 import { type types, webApi } from '@slack/bolt';
-import { toSlackMrkdwn } from '../../src/channel/markdown/slack-mrkdwn.ts';
 import { type Button, ChannelRateLimitError, type OutboundMessage } from '../../src/channel/types.ts';
+import { toSlackMrkdwn } from './slack-mrkdwn.ts';
 
 /**
  * Slack allows 40 000 characters of message text but 3 000 in a section block; one limit for both keeps a

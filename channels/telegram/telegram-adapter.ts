@@ -9,7 +9,6 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
 import { CHAT_COMMANDS } from '../../src/channel/commands.ts';
-import { toTelegramHtml } from '../../src/channel/markdown/telegram-html.ts';
 import { COMMAND_DESCRIPTIONS } from '../../src/channel/messages.ts';
 import {
   type Button,
@@ -22,6 +21,8 @@ import {
 } from '../../src/channel/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import { telegramDialect } from './dialect.ts';
+import { toTelegramHtml } from './telegram-html.ts';
 import { type BotIdentity, parseUpdate } from './telegram-inbound.ts';
 import { createPolling } from './telegram-polling.ts';
 import { createWebhook } from './telegram-webhook.ts';
@@ -31,7 +32,7 @@ import { createWebhook } from './telegram-webhook.ts';
  * as the Markdown source (markers and fences drop, `&lt;` counts as one), and the plain fallback is the source,
  * so the pump can chunk the source at the full limit: no headroom is needed.
  */
-export const TELEGRAM_MAX_MESSAGE_LENGTH = 4096;
+export const TELEGRAM_MAX_MESSAGE_LENGTH = telegramDialect.capabilities.maxMessageLength;
 /** Update kinds asked for; anything else that still arrives is skipped. */
 const ALLOWED_UPDATES = ['message', 'channel_post', 'callback_query'] as const;
 /** Attempts for a button press whose handler keeps failing (a message is retried until it is in the inbox). */

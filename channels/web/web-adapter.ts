@@ -21,6 +21,7 @@ import {
 import type { Logger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
 import { parseRecord } from '../../src/core/redis-record.ts';
+import { webDialect } from './dialect.ts';
 import type { WebChatHub } from './web-hub.ts';
 
 /** Events kept per chat (the stream is capped approximately); older ones leave the page's replay. */
@@ -95,7 +96,7 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
     key,
     alias: opts.alias,
     title: opts.title,
-    maxMessageLength: 16_000,
+    maxMessageLength: webDialect.capabilities.maxMessageLength,
     singleConsumer: false,
     async start(h) {
       host = h;

@@ -1,4 +1,5 @@
 // Who may answer an approval (approvals.md §11 checks 1 and 2); pure, so the gateway applies it before the CAS.
+import { channelKind, type DialectOf } from '../channel/dialect.ts';
 import { isApprover, type PeerIdentity } from '../channel/peer-authz.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { ApprovalRecord } from './record.ts';
@@ -13,28 +14,18 @@ export interface AnswerOrigin {
 
 export type AnswererCheck = 'ok' | 'wrong_chat' | 'requester' | 'unauthorised';
 
-const typeOf = (channelKey: string) => channelKey.split('.')[0];
-
 /**
- * §11 check 1: the prompt's destination chat. Telegram: same chat and thread. Discord: same channel or thread
- * (a thread is its own channel there, so the effective target is the thread id when set, else the chat).
- * Slack: same channel, any thread. Other channel types: same chat and thread.
+ * §11 check 1: the prompt's destination chat, by its channel's rule (the same chat and thread on most platforms;
+ * a Discord thread is its own channel; Slack: the same channel, any thread).
  */
 export function fromDestination(
   record: Pick<ApprovalRecord, 'channel' | 'destination'>,
   origin: AnswerOrigin,
+  dialectOf: DialectOf,
 ): boolean {
-  if (origin.channel !== record.channel) return false;
-  const dest = record.destination;
-  const thread = origin.thread ?? null;
-  switch (typeOf(record.channel)) {
-    case 'slack':
-      return origin.chat === dest.chat;
-    case 'discord':
-      return (thread ?? origin.chat) === (dest.thread ?? dest.chat);
-    default:
-      return origin.chat === dest.chat && thread === dest.thread;
-  }
+  return (
+    origin.channel === record.channel && dialectOf(record.channel).sameDestination(record.destination, origin)
+  );
 }
 
 /**
@@ -43,7 +34,7 @@ export function fromDestination(
  */
 function isRequester(record: Pick<ApprovalRecord, 'requester'>, origin: AnswerOrigin): boolean {
   const r = record.requester;
-  return r !== null && typeOf(r.channel) === typeOf(origin.channel) && r.user === origin.sender.id;
+  return r !== null && channelKind(r.channel) === channelKind(origin.channel) && r.user === origin.sender.id;
 }
 
 /**
@@ -55,8 +46,9 @@ export function checkAnswerer(
   config: Pick<BatonConfig, 'peer_groups'>,
   record: Pick<ApprovalRecord, 'channel' | 'destination' | 'agent' | 'requester'>,
   origin: AnswerOrigin,
+  dialectOf: DialectOf,
 ): AnswererCheck {
-  if (!fromDestination(record, origin)) return 'wrong_chat';
+  if (!fromDestination(record, origin, dialectOf)) return 'wrong_chat';
   if (isRequester(record, origin)) return 'requester';
   return isApprover(config, record.channel, record.agent, origin.sender) ? 'ok' : 'unauthorised';
 }

@@ -1,4 +1,5 @@
 // A press or token reply, end to end for the gateway: load, §11 checks, the §10 CAS, and the text to answer with.
+import type { DialectOf } from '../channel/dialect.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Catalog } from '../i18n/catalog.ts';
@@ -11,6 +12,8 @@ export interface AnswerDeps {
   store: Pick<ApprovalStore, 'get' | 'decide' | 'findByReplyToken'>;
   config: Pick<BatonConfig, 'peer_groups'>;
   logger: Pick<Logger, 'warn'>;
+  /** Each channel's same-destination rule (§11 check 1). */
+  dialectOf: DialectOf;
   catalog?: Catalog;
 }
 
@@ -32,7 +35,7 @@ export async function answerApproval(
 ): Promise<AnswerResult> {
   const record = typeof target === 'string' ? await deps.store.get(target) : target;
   if (!record) return { kind: 'late', reason: 'unknown', text: latePressText(deps.catalog) };
-  const check = checkAnswerer(deps.config, record, origin);
+  const check = checkAnswerer(deps.config, record, origin, deps.dialectOf);
   if (check !== 'ok') {
     deps.logger.warn(
       { approval_id: record.approval_id, channel: origin.channel, user_id: origin.sender.id, check },
@@ -55,10 +58,10 @@ export async function answerApproval(
  * token belongs to no record of this destination (then the reply is an ordinary message).
  */
 export async function findReplyTarget(
-  store: Pick<ApprovalStore, 'findByReplyToken'>,
+  deps: Pick<AnswerDeps, 'store' | 'dialectOf'>,
   origin: AnswerOrigin,
   token: string,
 ): Promise<ApprovalRecord | null> {
-  const record = await store.findByReplyToken(origin.channel, origin.chat, token);
-  return record && fromDestination(record, origin) ? record : null;
+  const record = await deps.store.findByReplyToken(origin.channel, origin.chat, token);
+  return record && fromDestination(record, origin, deps.dialectOf) ? record : null;
 }

@@ -1,5 +1,6 @@
 // Who is asked, and how (approvals.md §5-§6, §13): the originating chat or the profile's route, a pending record
 // in Redis, a card posted by the gateway holding the channel, and a wait bounded by the expiry and the run.
+import type { DialectOf } from '../channel/dialect.ts';
 import type { Recipient } from '../channel/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { ApprovalRoute, BatonConfig } from '../config/types.ts';
@@ -9,21 +10,18 @@ import type { Logger } from '../core/logger.ts';
 import type { ApprovalStore, Requester } from './approval-store.ts';
 import type { ApprovalWaiter, WaitOutcome } from './approval-waiter.ts';
 import { summarizeArgs } from './args-summary.ts';
+import type { ApprovalDelivery } from './card-delivery.ts';
 import { logApprovalDecision } from './decision-log.ts';
 import type { ApprovalAsker, AskAnswer } from './gate.ts';
 import type { RuntimeDenial } from './types.ts';
-
-/** Asks the gateway holding a channel to post a card, or to edit it to its outcome (see README "Architecture"). */
-export interface ApprovalDelivery {
-  post(channel: string, approvalId: string, to: Recipient): Promise<void>;
-  edit(channel: string, approvalId: string, to: Recipient): Promise<void>;
-}
 
 export interface AskerDeps {
   config: BatonConfig;
   store: Pick<ApprovalStore, 'createPendingApproval' | 'markUndeliverable'>;
   waiter: Pick<ApprovalWaiter, 'waitForDecision'>;
   delivery: ApprovalDelivery;
+  /** Each channel's recipient form and group ids (§12.1). */
+  dialectOf: DialectOf;
   /** Whether a gateway holds the channel now (its presence key exists: §10). */
   isLive(channelKey: string): Promise<boolean>;
   logger: Pick<Logger, 'info' | 'warn'>;
@@ -67,21 +65,6 @@ const ANSWER_OF: Record<WaitOutcome['kind'], WaitAnswer> = {
   cancelled: 'cancelled',
   missing: 'unreachable',
 };
-
-/** A recipient in native form (§12.1): `<chat>` or `<chat>:<thread>` (Discord: one id, a thread is a channel). */
-export function parseRecipient(channelKey: string, value: string): { chat: string; thread?: string } {
-  const v = value.trim();
-  const at = v.lastIndexOf(':');
-  if (channelKey.startsWith('discord.') || at <= 0 || at === v.length - 1) return { chat: v };
-  return { chat: v.slice(0, at), thread: v.slice(at + 1) };
-}
-
-/** Telegram group ids are negative and Slack DMs start with D; elsewhere a route recipient counts as a group. */
-function isGroupRecipient(channelKey: string, chat: string): boolean {
-  if (channelKey.startsWith('telegram.')) return chat.startsWith('-');
-  if (channelKey.startsWith('slack.')) return !chat.startsWith('D');
-  return true;
-}
 
 /** An asker for one run; null when the run has no approver path at all (a non-interactive gate). */
 export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAsker | null {
@@ -155,7 +138,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     const outcome = await deps.waiter
       .waitForDecision(record.approval_id, { signal, expiresAt: record.expires_at })
       .finally(() => clearInterval(watch));
-    // Expired or abandoned: the card shows it and loses its buttons (a decision is edited by the deciding gateway).
+    // Expired or abandoned: the card shows it and loses its buttons (the deciding gateway asks so for a decision).
     if (outcome.kind === 'expired' || outcome.kind === 'cancelled') {
       deps.delivery.edit(channel, record.approval_id, recipient).catch((err: unknown) => {
         logger.warn(
@@ -184,11 +167,12 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
       logUnrecorded(tool, args, 'unreachable');
       return 'unreachable';
     }
-    const to = parseRecipient(key, recipient);
+    const dialect = deps.dialectOf(key);
+    const to = dialect.parseRecipient(recipient);
     const waitMs = Math.min(Math.max(r.timeout_secs, 1) * 1000, channelTimeoutMs(key));
     return askAt(tool, args, signal, key, to, waitMs, {
       route: true,
-      group: isGroupRecipient(key, to.chat),
+      group: dialect.isGroupChat(to.chat),
     });
   };
 

@@ -3,7 +3,7 @@
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ApprovalStore } from './approval-store.ts';
-import type { ApprovalDelivery } from './channel-asker.ts';
+import { type ApprovalDelivery, cardRecipient } from './card-delivery.ts';
 
 export function editReapedCard(deps: {
   store: Pick<ApprovalStore, 'get'>;
@@ -14,12 +14,7 @@ export function editReapedCard(deps: {
     try {
       const rec = await deps.store.get(approvalId);
       if (!rec?.message_ref) return; // never posted: no card to edit
-      const { chat, thread } = rec.destination;
-      await deps.delivery.edit(rec.channel, approvalId, {
-        channel: rec.channel,
-        chat,
-        ...(thread ? { thread } : {}),
-      });
+      await deps.delivery.edit(rec.channel, approvalId, cardRecipient(rec));
     } catch (err) {
       deps.logger.warn(
         { approval_id: approvalId, err: errorMessage(err) },

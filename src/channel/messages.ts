@@ -1,4 +1,4 @@
-// User-visible texts the runtime posts in a chat (not model-visible).
+// Texts the runtime posts in a chat, and the notes adapters add to what the model reads.
 
 export const EMPTY_ANSWER = '(The agent finished without an answer.)';
 export const TURN_ABORTED = '⚠️ This turn was aborted.';
@@ -35,3 +35,6 @@ export function statusText(s: {
   ];
   return lines.join('\n');
 }
+
+/** Model-visible: appended to a message that came with a file (the file itself is not passed on yet). */
+export const attachmentNote = (kind: string) => `[attachment: ${kind}]`;

@@ -1,30 +1,27 @@
 // The approvals broker on the gateway (approvals.md §10-§12): button presses and token replies become decisions
-// (§11 checks, one CAS), the presser gets the ack or the refusal text, and a decided card loses its buttons.
+// (§11 checks, one CAS), the presser gets the ack or the refusal text, and a decided card is edited to its outcome
+// through the channel's outbox, the one way every card edit goes (so whichever gateway holds the channel does it).
 import { type AnswerResult, answerApproval, findReplyTarget } from '../approval/answer.ts';
 import type { AnswerOrigin } from '../approval/answer-authz.ts';
 import { latePressText } from '../approval/answer-texts.ts';
 import type { ApprovalStore } from '../approval/approval-store.ts';
-import { type ApprovalAction, isApprovalButton, parseApprovalPress } from '../approval/button-ids.ts';
+import { type ApprovalDelivery, cardRecipient } from '../approval/card-delivery.ts';
 import { approvalAck } from '../approval/copy.ts';
-import { operatorLabel } from '../approval/operator-label.ts';
 import { parseTokenReply } from '../approval/text-reply.ts';
-import type {
-  ActionHandler,
-  ChannelAdapter,
-  InboundAction,
-  InboundMessage,
-  OutboxWriter,
-} from '../channel/types.ts';
+import type { ApprovalAction } from '../channel/approval-card.ts';
+import type { DialectOf } from '../channel/dialect.ts';
+import type { ActionHandler, InboundAction, InboundMessage, OutboxWriter } from '../channel/types.ts';
 import type { BatonConfig } from '../config/types.ts';
+import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import { type ApprovalCards, buttonPlatformOf } from './approval-cards.ts';
 
 export interface ApprovalBrokerOptions {
   config: Pick<BatonConfig, 'peer_groups'>;
   store: Pick<ApprovalStore, 'get' | 'decide' | 'findByReplyToken'>;
-  cards: Pick<ApprovalCards, 'showOutcome'>;
-  /** The adapters this gateway runs, by channel key (a decided card is edited through its channel's adapter). */
-  adapterOf(channelKey: string): ChannelAdapter | undefined;
+  /** Asks the channel's holder to edit a decided card (rendered there from the record, `decided_by` included). */
+  delivery: Pick<ApprovalDelivery, 'edit'>;
+  /** Each channel's button data and same-destination rule. */
+  dialectOf: DialectOf;
   /** Where a token reply's answer goes (the chat it came from). */
   outbox: OutboxWriter;
   logger: Pick<Logger, 'warn'>;
@@ -37,43 +34,45 @@ const originOf = (e: InboundAction | InboundMessage): AnswerOrigin => ({
   sender: e.sender,
 });
 
-const labelOf = (e: InboundAction | InboundMessage) =>
-  operatorLabel({ user: e.sender.id, name: e.sender.username });
-
 export function createApprovalBroker(opts: ApprovalBrokerOptions): Required<ActionHandler> {
-  const { store } = opts;
-  const deps = { store, config: opts.config, logger: opts.logger };
+  const { store, dialectOf } = opts;
+  const deps = { store, config: opts.config, logger: opts.logger, dialectOf };
 
-  /** The presser's text; a decision also edits the card (buttons removed). */
-  async function settle(res: AnswerResult, action: ApprovalAction, by: string): Promise<string> {
+  /** The presser's text; a decision also asks for the card's edit (buttons removed). */
+  async function settle(res: AnswerResult, action: ApprovalAction): Promise<string> {
     if (res.kind !== 'decided') return res.text;
-    const adapter = opts.adapterOf(res.record.channel);
-    if (adapter) await opts.cards.showOutcome(adapter, { ...res.record, status: res.status }, by);
+    const rec = res.record;
+    await opts.delivery.edit(rec.channel, rec.approval_id, cardRecipient(rec)).catch((err: unknown) => {
+      opts.logger.warn(
+        { approval_id: rec.approval_id, err: errorMessage(err) },
+        'approval card edit request failed',
+      );
+    });
     return approvalAck(action);
   }
 
   return {
     async handle(action) {
-      const platform = buttonPlatformOf(action.channel);
-      if (!isApprovalButton(platform, action.actionId)) return undefined;
-      const press = parseApprovalPress(platform, action.actionId, action.value);
+      const dialect = dialectOf(action.channel);
+      if (!dialect.isApprovalButton(action.actionId)) return undefined;
+      const press = dialect.parseApprovalPress(action.actionId, action.value);
       if (!press) return { notice: approvalAck('unknown') };
       const rec = await store.get(press.approvalId);
-      // Slack: the token in the action_id must be the record's own (§12.4); otherwise the press resolves nothing.
+      // A token in the button data (Slack) must be the record's own (§12.4); otherwise the press resolves nothing.
       if (rec && press.token !== undefined && rec.reply_token !== press.token)
         return { notice: latePressText() };
       const res = await answerApproval(deps, rec ?? press.approvalId, press.action, originOf(action));
-      return { notice: await settle(res, press.action, labelOf(action)) };
+      return { notice: await settle(res, press.action) };
     },
 
     async reply(message) {
       const parsed = parseTokenReply(message.text);
       if (!parsed) return false;
       const origin = originOf(message);
-      const rec = await findReplyTarget(store, origin, parsed.token);
+      const rec = await findReplyTarget(deps, origin, parsed.token);
       if (!rec) return false; // a token of no record of this chat: an ordinary message
       const res = await answerApproval(deps, rec, parsed.action, origin);
-      const text = await settle(res, parsed.action, labelOf(message));
+      const text = await settle(res, parsed.action);
       const to = {
         channel: message.channel,
         chat: message.chat,

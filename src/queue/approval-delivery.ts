@@ -2,7 +2,7 @@
 // the channel reads (lease/presence), with the stream's takeover when that gateway dies. It carries no text and no
 // conversation order, so a card never waits behind (or holds up) the replies of the turn that is blocked on it.
 import type { Redis } from 'ioredis';
-import type { ApprovalDelivery } from '../approval/channel-asker.ts';
+import type { ApprovalDelivery } from '../approval/card-delivery.ts';
 import type { Recipient } from '../channel/types.ts';
 import { enqueueOutboxEntry } from './reply-outbox.ts';
 

@@ -8,13 +8,7 @@ import { holdChannelLease, type LeaseHolder, type LeaseTimings } from '../contro
 import type { ChannelPresence, PresenceHold } from '../control-plane/channel-presence.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ReplyPump } from '../queue/reply-pump.ts';
-
-/** Platforms whose bot token allows a single consumer at a time. */
-const SINGLE_CONSUMER_TYPES = new Set(['telegram', 'discord']);
-
-export function needsSingleConsumer(channelKey: string): boolean {
-  return SINGLE_CONSUMER_TYPES.has(channelKey.split('.')[0] ?? '');
-}
+import { dialectOf } from './platforms.ts';
 
 export interface ChannelRunner {
   readonly key: string;
@@ -54,7 +48,7 @@ export async function startChannelRunner(o: ChannelRunnerOptions): Promise<Chann
     started = false;
   };
 
-  if (!(adapter.singleConsumer ?? needsSingleConsumer(adapter.key))) {
+  if (!(adapter.singleConsumer ?? dialectOf(adapter.key).singleConsumer)) {
     await up();
     const hold: PresenceHold = await o.presence.hold(adapter.key, o.holder);
     return {

@@ -22,6 +22,7 @@ import { createChatCommands } from '../gateway/chat-commands.ts';
 import type { ConfigDiagnostics } from '../gateway/health.ts';
 import { createOpsDeps } from '../gateway/ops-deps.ts';
 import { startOpsServer } from '../gateway/ops-server.ts';
+import { createApprovalDelivery } from '../queue/approval-delivery.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
@@ -30,6 +31,7 @@ import type { OpsPagesWiring } from '../web/ops/ops-pages-deps.ts';
 import { createPolicyEditor } from '../web/ops/policy-editor.ts';
 import { registerWeb } from '../web/register-web.ts';
 import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
+import { dialectOf } from './platforms.ts';
 import type { Role } from './worker-role.ts';
 
 export interface GatewayRoleOptions {
@@ -72,8 +74,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   const metrics = createMetricsStore(redis, prefix, logger);
   // Given the metrics, the decision this gateway wins is counted (prompt-to-decision time included).
   const approvals = createApprovalStore({ redis, prefix, logger, metrics });
-  const cards = createApprovalCards({ store: approvals, logger });
-  const adapterByKey = new Map(opts.adapters.map((a) => [a.key, a]));
+  const cards = createApprovalCards({ store: approvals, dialectOf, logger });
   const actions =
     opts.actions ??
     createApprovalBroker({
@@ -84,8 +85,8 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
         },
       },
       store: approvals,
-      cards,
-      adapterOf: (key) => adapterByKey.get(key),
+      delivery: createApprovalDelivery(redis, prefix),
+      dialectOf,
       outbox,
       logger,
     });

@@ -30,6 +30,7 @@ import { startTurnWorker } from '../queue/turn-worker.ts';
 import type { RuntimeServices } from '../run/run-context.ts';
 import type { ShellSandbox } from '../security/sandbox/shell-sandbox.ts';
 import { sandboxReport } from '../security/sandbox/startup.ts';
+import { dialectOf } from './platforms.ts';
 import { createRuntimeServices } from './services.ts';
 
 /** The reaper's first pass after a worker starts (then every 60 s). */
@@ -72,6 +73,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     store: approvalStore,
     waiter,
     delivery: createApprovalDelivery(redis, prefix),
+    dialectOf,
     isLive: async (key: string) => (await presence.states([key]))[key] === 'live',
     logger,
   };

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseApprovalPress } from '../../src/approval/button-ids.ts';
+import { slackDialect } from '../../channels/slack/dialect.ts';
 import { startFakeModelServer } from '../fakes/model-server.ts';
 import { startFakeSlack } from '../fakes/slack-server.ts';
 import { startFakeTelegram } from '../fakes/telegram-server.ts';
@@ -100,6 +100,6 @@ function approveButton(blocks: unknown): string | undefined {
     (b) => b.elements ?? [],
   );
   return elements.find(
-    (e) => e.action_id && parseApprovalPress('slack', e.action_id, e.value)?.action === 'approve',
+    (e) => e.action_id && slackDialect.parseApprovalPress(e.action_id, e.value)?.action === 'approve',
   )?.action_id;
 }

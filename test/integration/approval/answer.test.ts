@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { answerApproval, findReplyTarget } from '../../../src/approval/answer.ts';
 import { createApprovalStore } from '../../../src/approval/approval-store.ts';
+import { dialectOf } from '../../../src/runtime/platforms.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { newApproval } from './helpers.ts';
@@ -22,7 +23,7 @@ const config = {
     slack: { name: 'slack', channel: 'slack.team', agents: ['coder'], external_peers: ['*'] },
   },
 };
-const deps = { store, config, logger };
+const deps = { store, config, logger, dialectOf };
 const from = (user: string, chat = '100', thread?: string, channel = 'telegram.ops') => ({
   channel,
   chat,
@@ -87,15 +88,15 @@ describe('token replies (text mode)', () => {
       newApproval({ agent: 'coder', destination: { chat: '100', thread: '5' } }),
     );
     expect(
-      (await findReplyTarget(store, from('42', '100', '5'), tg.reply_token.toUpperCase()))?.approval_id,
+      (await findReplyTarget(deps, from('42', '100', '5'), tg.reply_token.toUpperCase()))?.approval_id,
     ).toBe(tg.approval_id);
-    expect(await findReplyTarget(store, from('42', '100'), tg.reply_token)).toBeNull();
-    expect(await findReplyTarget(store, from('42', '101', '5'), tg.reply_token)).toBeNull();
+    expect(await findReplyTarget(deps, from('42', '100'), tg.reply_token)).toBeNull();
+    expect(await findReplyTarget(deps, from('42', '101', '5'), tg.reply_token)).toBeNull();
 
     const sl = await worker.createPendingApproval(
       newApproval({ agent: 'coder', channel: 'slack.team', destination: { chat: 'C1', thread: '1.5' } }),
     );
-    const target = await findReplyTarget(store, from('U9', 'C1', undefined, 'slack.team'), sl.reply_token);
+    const target = await findReplyTarget(deps, from('U9', 'C1', undefined, 'slack.team'), sl.reply_token);
     expect(target?.approval_id).toBe(sl.approval_id);
     expect(
       await answerApproval(deps, target!, 'approve', from('U9', 'C1', undefined, 'slack.team')),

@@ -7,6 +7,7 @@ import { type AskContext, createChannelAsker } from '../../../src/approval/chann
 import type { Recipient } from '../../../src/channel/types.ts';
 import { loadConfigText } from '../../../src/config/index.ts';
 import type { ApprovalRoute, BatonConfig } from '../../../src/config/types.ts';
+import { dialectOf } from '../../../src/runtime/platforms.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -41,6 +42,7 @@ const deps = {
     edit: async () => {},
   },
   isLive: async (key: string) => live.has(key),
+  dialectOf,
   logger,
   presenceCheckMs: 50,
 };

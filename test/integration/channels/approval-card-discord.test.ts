@@ -2,9 +2,9 @@
 // content and one action row of styled buttons on the wire, a press back as an action the parser reads, the edit.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
 import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
+import { dialectOf } from '../../../src/runtime/platforms.ts';
 import type { FakeDiscordServer } from '../../fakes/discord-server.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { discordOnFake, recordingHost } from './on-fake.ts';
@@ -41,7 +41,7 @@ describe('approval card on Discord', () => {
     const c = card();
     const ref = await adapter.send(
       { channel: 'discord.ops', chat: discord.threadId },
-      renderApprovalCard('discord', c),
+      renderApprovalCard(dialectOf('discord'), c),
     );
     const wire = discord.messages.get(ref.messageId)!;
     expect(wire.channel_id).toBe(discord.threadId);
@@ -63,12 +63,12 @@ describe('approval card on Discord', () => {
     await waitFor(() => events.some((e) => e.kind === 'action'), 20_000, 'the press at the host');
     const press = events.find((e): e is InboundAction => e.kind === 'action')!;
     expect(press).toMatchObject({ chat: discord.threadId, messageId: ref.messageId, sender: { id: BOB } });
-    expect(parseApprovalPress('discord', press.actionId, press.value)).toEqual({
+    expect(dialectOf('discord').parseApprovalPress(press.actionId, press.value)).toEqual({
       approvalId: c.approvalId,
       action: 'deny',
     });
 
-    await adapter.edit(ref, renderDecidedCard('discord', c, { kind: 'denied', by: 'bob' }));
+    await adapter.edit(ref, renderDecidedCard(dialectOf('discord'), c, { kind: 'denied', by: 'bob' }));
     const edited = discord.messages.get(ref.messageId)!;
     expect(edited.components).toEqual([]);
     expect(edited.content).toBe(

@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { summarizeArgs } from '../../../src/approval/args-summary.ts';
-import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
 import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
+import { dialectOf } from '../../../src/runtime/platforms.ts';
 import { nextTs } from '../../fakes/slack-payloads.ts';
 import type { FakeSlackServer } from '../../fakes/slack-server.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -42,7 +42,7 @@ describe('approval card on Slack', () => {
     const thread = nextTs();
     const ref = await adapter.send(
       { channel: 'slack.ops', chat: CHANNEL, thread },
-      renderApprovalCard('slack', c),
+      renderApprovalCard(dialectOf('slack'), c),
     );
     const posted = fake.callsOf('chat.postMessage')[0]!.params;
     expect(posted.thread_ts).toBe(thread);
@@ -78,13 +78,13 @@ describe('approval card on Slack', () => {
       sender: { id: 'U0BOB' },
       value: c.approvalId,
     });
-    expect(parseApprovalPress('slack', press()!.actionId, press()!.value)).toEqual({
+    expect(dialectOf('slack').parseApprovalPress(press()!.actionId, press()!.value)).toEqual({
       approvalId: c.approvalId,
       action: 'approve',
       token: 'm4n5b6',
     });
 
-    await adapter.edit(ref, renderDecidedCard('slack', c, { kind: 'approved', by: 'bob' }));
+    await adapter.edit(ref, renderDecidedCard(dialectOf('slack'), c, { kind: 'approved', by: 'bob' }));
     const msg = fake.messages.find((m) => m.ts === ref.messageId)!;
     expect(msg.blocks).toEqual([]);
     expect(msg.text).toBe(
@@ -100,7 +100,7 @@ describe('approval card on Slack', () => {
         content: '*bold* <https://evil.example|click> <!channel> `tick` &amp;\u200b',
       }),
     };
-    await adapter.send({ channel: 'slack.ops', chat: CHANNEL }, renderApprovalCard('slack', c));
+    await adapter.send({ channel: 'slack.ops', chat: CHANNEL }, renderApprovalCard(dialectOf('slack'), c));
     const posted = fake.callsOf('chat.postMessage')[0]!.params;
     const section = (posted.blocks as Block[])[0]!.text!;
     expect(section.type).toBe('mrkdwn');
@@ -126,7 +126,10 @@ describe('approval card on Slack', () => {
 
   it('a press whose value was tampered with does not parse', async () => {
     const c = card();
-    const ref = await adapter.send({ channel: 'slack.ops', chat: CHANNEL }, renderApprovalCard('slack', c));
+    const ref = await adapter.send(
+      { channel: 'slack.ops', chat: CHANNEL },
+      renderApprovalCard(dialectOf('slack'), c),
+    );
     fake.press({
       messageTs: ref.messageId,
       actionId: 'approval_m4n5b6_deny',
@@ -135,6 +138,6 @@ describe('approval card on Slack', () => {
     });
     await waitFor(() => press() !== undefined, 20_000, 'the press at the host');
     expect(press()!.value).toBe('not-an-approval');
-    expect(parseApprovalPress('slack', press()!.actionId, press()!.value)).toBeNull();
+    expect(dialectOf('slack').parseApprovalPress(press()!.actionId, press()!.value)).toBeNull();
   });
 });

@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { summarizeArgs } from '../../../src/approval/args-summary.ts';
-import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
 import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
+import { dialectOf } from '../../../src/runtime/platforms.ts';
 import type { FakeTelegram } from '../../fakes/telegram-server.ts';
 import { user } from '../../fakes/telegram-wire.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -39,7 +39,7 @@ const to = { channel: 'telegram.ops', chat: String(FORUM.id), thread: String(TOP
 describe('approval card on Telegram', () => {
   it('goes out as HTML with one row of callback buttons; a press parses back; the outcome edit drops the keyboard', async () => {
     const c = card();
-    const msg = renderApprovalCard('telegram', c);
+    const msg = renderApprovalCard(dialectOf('telegram'), c);
     const ref = await adapter.send(to, msg);
 
     const call = await tg.waitForCall((x) => x.method === 'sendMessage', 20_000, 'sendMessage');
@@ -62,12 +62,12 @@ describe('approval card on Telegram', () => {
     const press = events.find((e): e is InboundAction => e.kind === 'action')!;
     expect(press).toMatchObject({ chat: String(FORUM.id), thread: String(TOPIC), messageId: ref.messageId });
     expect(press.sender.id).toBe(String(BOB.id));
-    expect(parseApprovalPress('telegram', press.actionId, press.value)).toEqual({
+    expect(dialectOf('telegram').parseApprovalPress(press.actionId, press.value)).toEqual({
       approvalId: c.approvalId,
       action: 'always',
     });
 
-    await adapter.edit(ref, renderDecidedCard('telegram', c, { kind: 'always', by: 'bob' }));
+    await adapter.edit(ref, renderDecidedCard(dialectOf('telegram'), c, { kind: 'always', by: 'bob' }));
     const edit = await tg.waitForCall((x) => x.method === 'editMessageText', 20_000, 'editMessageText');
     expect(edit.params.parse_mode).toBe('HTML');
     expect(sent.message.reply_markup).toBeUndefined();
@@ -84,7 +84,7 @@ describe('approval card on Telegram', () => {
         content: '*bold* <a href="https://evil.example">x</a> `tick` </code><b>&amp;\u202e',
       }),
     };
-    const msg = renderApprovalCard('telegram', c);
+    const msg = renderApprovalCard(dialectOf('telegram'), c);
     const ref = await adapter.send(to, msg);
     const call = await tg.waitForCall((x) => x.method === 'sendMessage', 20_000, 'sendMessage');
     expect(call.params.parse_mode).toBe('HTML');
@@ -99,7 +99,7 @@ describe('approval card on Telegram', () => {
 
   it('a refused HTML send is retried once as plain text with the same buttons (§12.2 fallback)', async () => {
     const c = card();
-    const msg = renderApprovalCard('telegram', c);
+    const msg = renderApprovalCard(dialectOf('telegram'), c);
     tg.failNext('sendMessage', { status: 400, description: "Bad Request: can't parse entities: test" });
     const ref = await adapter.send(to, msg);
     const calls = await tg.waitForCalls((x) => x.method === 'sendMessage', 2, 20_000, 'two sends');

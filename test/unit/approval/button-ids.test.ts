@@ -1,14 +1,11 @@
 // Approval button data (approvals.md §11, §12.2–§12.4): round trips, and tampered data reads as null.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  type ApprovalAction,
-  discordCustomId,
-  isApprovalButton,
-  parseApprovalPress,
-  slackActionId,
-  telegramCallbackData,
-} from '../../../src/approval/button-ids.ts';
+import { discordCustomId } from '../../../channels/discord/approval-card.ts';
+import { slackActionId } from '../../../channels/slack/approval-card.ts';
+import { telegramCallbackData } from '../../../channels/telegram/approval-card.ts';
+import type { ApprovalAction } from '../../../src/channel/approval-card.ts';
+import { dialectOf } from '../../../src/runtime/platforms.ts';
 
 const ID = randomUUID();
 const ACTIONS: ApprovalAction[] = ['approve', 'always', 'deny'];
@@ -18,7 +15,7 @@ describe('round trips', () => {
     const data = telegramCallbackData(ID, action);
     expect(data).toBe(`approval:${ID}:${action}`);
     expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
-    expect(parseApprovalPress('telegram', data)).toEqual({ approvalId: ID, action });
+    expect(dialectOf('telegram').parseApprovalPress(data)).toEqual({ approvalId: ID, action });
   });
 
   it.each([
@@ -27,13 +24,20 @@ describe('round trips', () => {
     ['2', 'always'],
     ['3', 'always'],
   ] as const)('discord n=%s → %s', (n, action) => {
-    expect(parseApprovalPress('discord', discordCustomId(ID, n))).toEqual({ approvalId: ID, action });
+    expect(dialectOf('discord').parseApprovalPress(discordCustomId(ID, n))).toEqual({
+      approvalId: ID,
+      action,
+    });
   });
 
   it.each(ACTIONS)('slack %s: token from the action_id, approval id from the value', (action) => {
     const actionId = slackActionId('ab12cd', action);
     expect(actionId).toBe(`approval_ab12cd_${action}`);
-    expect(parseApprovalPress('slack', actionId, ID)).toEqual({ approvalId: ID, action, token: 'ab12cd' });
+    expect(dialectOf('slack').parseApprovalPress(actionId, ID)).toEqual({
+      approvalId: ID,
+      action,
+      token: 'ab12cd',
+    });
   });
 });
 
@@ -70,28 +74,32 @@ describe('tampered or foreign data is null, never a throw', () => {
     ['slack', 'approval__ab12cd_approve'],
     ['slack', `approval:${ID}:approve`],
   ] as const)('%s %j', (platform, data) => {
-    expect(parseApprovalPress(platform, data, ID)).toBeNull();
+    expect(dialectOf(platform).parseApprovalPress(data, ID)).toBeNull();
   });
 
   it('slack without a value, or with a value that is no approval id', () => {
-    expect(parseApprovalPress('slack', 'approval_ab12cd_approve')).toBeNull();
-    expect(parseApprovalPress('slack', 'approval_ab12cd_approve', 'approval_ab12cd_approve')).toBeNull();
-    expect(parseApprovalPress('slack', 'approval_ab12cd_approve', `${ID} `)).toBeNull();
+    expect(dialectOf('slack').parseApprovalPress('approval_ab12cd_approve')).toBeNull();
+    expect(
+      dialectOf('slack').parseApprovalPress('approval_ab12cd_approve', 'approval_ab12cd_approve'),
+    ).toBeNull();
+    expect(dialectOf('slack').parseApprovalPress('approval_ab12cd_approve', `${ID} `)).toBeNull();
   });
 
   it('non-string input', () => {
-    expect(parseApprovalPress('telegram', undefined as unknown as string)).toBeNull();
-    expect(parseApprovalPress('slack', 42 as unknown as string, {} as unknown as string)).toBeNull();
+    expect(dialectOf('telegram').parseApprovalPress(undefined as unknown as string)).toBeNull();
+    expect(
+      dialectOf('slack').parseApprovalPress(42 as unknown as string, {} as unknown as string),
+    ).toBeNull();
   });
 });
 
 describe('isApprovalButton: which data is an approval at all', () => {
   it('by namespace', () => {
-    expect(isApprovalButton('telegram', 'approval:junk')).toBe(true);
-    expect(isApprovalButton('telegram', 'menu:1')).toBe(false);
-    expect(isApprovalButton('discord', 'apv:x:9')).toBe(true);
-    expect(isApprovalButton('discord', 'approval:x')).toBe(false);
-    expect(isApprovalButton('slack', 'approval_x')).toBe(true);
-    expect(isApprovalButton('slack', 'other_action')).toBe(false);
+    expect(dialectOf('telegram').isApprovalButton('approval:junk')).toBe(true);
+    expect(dialectOf('telegram').isApprovalButton('menu:1')).toBe(false);
+    expect(dialectOf('discord').isApprovalButton('apv:x:9')).toBe(true);
+    expect(dialectOf('discord').isApprovalButton('approval:x')).toBe(false);
+    expect(dialectOf('slack').isApprovalButton('approval_x')).toBe(true);
+    expect(dialectOf('slack').isApprovalButton('other_action')).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 // Approval prompts per platform (approvals.md §12.2–§12.5) and the prompt once decided (§10.8).
 import { describe, expect, it } from 'vitest';
-import { parseApprovalPress } from '../../../src/approval/button-ids.ts';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
 import { BUTTON_ID_MAX_BYTES, outboundMessageSchema } from '../../../src/channel/types.ts';
+import { dialectOf } from '../../../src/runtime/platforms.ts';
 
 const ID = '3f0c9a52-8d1e-4b6a-9c2f-0123456789ab';
 const base: ApprovalCard = {
@@ -17,7 +17,7 @@ const delegated: ApprovalCard = { ...base, agent: { name: 'coder', caller: 'main
 
 describe('Telegram (§12.2)', () => {
   it('HTML message, plain fallback, one row of three buttons', () => {
-    const msg = renderApprovalCard('telegram', base);
+    const msg = renderApprovalCard(dialectOf('telegram'), base);
     expect(msg.markup).toBe(
       '🔧 <b>Tool approval required</b>\n\nTool: <code>shell</code>\nArgs: <code>command: ls -la, cwd: /tmp</code>\n\nTap a button below:',
     );
@@ -34,10 +34,10 @@ describe('Telegram (§12.2)', () => {
   });
 
   it('the Agent line of a route prompt, with the caller of a delegated child', () => {
-    expect(renderApprovalCard('telegram', routed).markup).toContain(
+    expect(renderApprovalCard(dialectOf('telegram'), routed).markup).toContain(
       'Tool: <code>shell</code>\nAgent: <code>coder</code>\nArgs:',
     );
-    const msg = renderApprovalCard('telegram', delegated);
+    const msg = renderApprovalCard(dialectOf('telegram'), delegated);
     expect(msg.markup).toContain(
       'Tool: <code>shell</code>\nAgent: <code>coder</code> (delegated by <code>main</code>)\nArgs:',
     );
@@ -47,7 +47,7 @@ describe('Telegram (§12.2)', () => {
   });
 
   it('escapes tool, agent and args in the HTML only', () => {
-    const msg = renderApprovalCard('telegram', {
+    const msg = renderApprovalCard(dialectOf('telegram'), {
       ...base,
       tool: 'a<b>',
       argsSummary: 'x: <i>&</i>',
@@ -60,7 +60,7 @@ describe('Telegram (§12.2)', () => {
   });
 
   it('an empty summary shows as (none)', () => {
-    expect(renderApprovalCard('telegram', { ...base, argsSummary: '' }).markup).toContain(
+    expect(renderApprovalCard(dialectOf('telegram'), { ...base, argsSummary: '' }).markup).toContain(
       'Args: <code>(none)</code>',
     );
   });
@@ -68,7 +68,7 @@ describe('Telegram (§12.2)', () => {
 
 describe('Discord (§12.3)', () => {
   it('plain content and four buttons with styles and apv ids', () => {
-    const msg = renderApprovalCard('discord', delegated);
+    const msg = renderApprovalCard(dialectOf('discord'), delegated);
     expect(msg.text).toBe(
       'APPROVAL REQUIRED\nTool: shell\nAgent: coder (delegated by main)\nArgs: command: ls -la, cwd: /tmp',
     );
@@ -81,14 +81,14 @@ describe('Discord (§12.3)', () => {
         { id: `apv:${ID}:0`, label: 'Deny', style: 'danger' },
       ],
     ]);
-    expect(renderApprovalCard('discord', base).text).toBe(
+    expect(renderApprovalCard(dialectOf('discord'), base).text).toBe(
       'APPROVAL REQUIRED\nTool: shell\nArgs: command: ls -la, cwd: /tmp',
     );
   });
 
   it('both "Allow this session" and "Always allow" mean Always (§3)', () => {
-    const actions = renderApprovalCard('discord', base).buttons![0]!.map(
-      (b) => parseApprovalPress('discord', b.id)?.action,
+    const actions = renderApprovalCard(dialectOf('discord'), base).buttons![0]!.map(
+      (b) => dialectOf('discord').parseApprovalPress(b.id)?.action,
     );
     expect(actions).toEqual(['approve', 'always', 'always', 'deny']);
   });
@@ -96,7 +96,7 @@ describe('Discord (§12.3)', () => {
 
 describe('Slack (§12.4)', () => {
   it('plain text, mrkdwn section, three buttons: action_id carries the token, value the approval id', () => {
-    const msg = renderApprovalCard('slack', delegated);
+    const msg = renderApprovalCard(dialectOf('slack'), delegated);
     expect(msg.text).toBe(
       'APPROVAL REQUIRED [k3x9q2]\nTool: shell\nAgent: coder (delegated by main)\nArgs: command: ls -la, cwd: /tmp',
     );
@@ -110,13 +110,13 @@ describe('Slack (§12.4)', () => {
         { id: 'approval_k3x9q2_always', label: 'Always', value: ID },
       ],
     ]);
-    expect(renderApprovalCard('slack', base).text).toBe(
+    expect(renderApprovalCard(dialectOf('slack'), base).text).toBe(
       'APPROVAL REQUIRED [k3x9q2]\nTool: shell\nArgs: command: ls -la, cwd: /tmp',
     );
   });
 
   it('escapes &, < and > in the mrkdwn (no mention can be smuggled in through the arguments)', () => {
-    const msg = renderApprovalCard('slack', { ...base, argsSummary: 'text: <!channel> & co' });
+    const msg = renderApprovalCard(dialectOf('slack'), { ...base, argsSummary: 'text: <!channel> & co' });
     expect(msg.markup).toContain('*Args:* text: &lt;!channel&gt; &amp; co');
   });
 });
@@ -141,7 +141,7 @@ describe('text mode (§12.5)', () => {
 
 describe('every card fits the channel contract', () => {
   it.each(['telegram', 'discord', 'slack', 'text'] as const)('%s', (platform) => {
-    const msg = renderApprovalCard(platform, delegated);
+    const msg = renderApprovalCard(platform === 'text' ? platform : dialectOf(platform), delegated);
     expect(outboundMessageSchema.parse(msg)).toEqual(msg);
     for (const b of msg.buttons?.flat() ?? []) {
       expect(Buffer.byteLength(b.id)).toBeLessThanOrEqual(BUTTON_ID_MAX_BYTES);
@@ -158,18 +158,18 @@ describe('the prompt once decided (§10.8)', () => {
     [{ kind: 'expired' }, '⌛ Expired: no decision was made in time'],
     [{ kind: 'cancelled' }, '🚫 Cancelled: the run that asked has ended'],
   ] as const)('%o: the outcome replaces the instructions; the buttons go', (outcome, line) => {
-    const tg = renderDecidedCard('telegram', delegated, outcome);
+    const tg = renderDecidedCard(dialectOf('telegram'), delegated, outcome);
     expect(tg.buttons).toEqual([]);
     expect(tg.text).toBe(
       `🔧 Tool approval required\n\nTool: shell\nAgent: coder (delegated by main)\nArgs: command: ls -la, cwd: /tmp\n\n${line}`,
     );
     expect(tg.markup).toMatch(new RegExp(`</code>\\n\\n${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
-    const dc = renderDecidedCard('discord', base, outcome);
+    const dc = renderDecidedCard(dialectOf('discord'), base, outcome);
     expect(dc).toEqual({
       text: `APPROVAL REQUIRED\nTool: shell\nArgs: command: ls -la, cwd: /tmp\n\n${line}`,
       buttons: [],
     });
-    const sl = renderDecidedCard('slack', base, outcome);
+    const sl = renderDecidedCard(dialectOf('slack'), base, outcome);
     expect(sl.text).toBe(
       `APPROVAL REQUIRED [k3x9q2]\nTool: shell\nArgs: command: ls -la, cwd: /tmp\n\n${line}`,
     );
@@ -182,7 +182,7 @@ describe('the prompt once decided (§10.8)', () => {
   });
 
   it("escapes the decider's name in the markup", () => {
-    const msg = renderDecidedCard('telegram', base, { kind: 'approved', by: '<b>x</b>' });
+    const msg = renderDecidedCard(dialectOf('telegram'), base, { kind: 'approved', by: '<b>x</b>' });
     expect(msg.markup?.endsWith('✅ Approved by &lt;b&gt;x&lt;/b&gt;')).toBe(true);
   });
 });

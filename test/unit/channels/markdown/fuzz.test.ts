@@ -1,8 +1,8 @@
 // Seeded random Markdown-ish input: every rendering must stay valid for its platform, whatever the model wrote.
 import { describe, expect, it } from 'vitest';
+import { toSlackMrkdwn } from '../../../../channels/slack/slack-mrkdwn.ts';
+import { toTelegramHtml } from '../../../../channels/telegram/telegram-html.ts';
 import { chunkMarkdown, openFence } from '../../../../src/channel/markdown/chunk.ts';
-import { toSlackMrkdwn } from '../../../../src/channel/markdown/slack-mrkdwn.ts';
-import { toTelegramHtml } from '../../../../src/channel/markdown/telegram-html.ts';
 import { parseTelegramHtml } from '../../../fakes/telegram-html.ts';
 
 const PIECES = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toSlackMrkdwn } from '../../../../src/channel/markdown/slack-mrkdwn.ts';
+import { toSlackMrkdwn } from '../../../../channels/slack/slack-mrkdwn.ts';
 
 describe('toSlackMrkdwn', () => {
   it('renders emphasis, code and links in mrkdwn', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toTelegramHtml } from '../../../../src/channel/markdown/telegram-html.ts';
+import { toTelegramHtml } from '../../../../channels/telegram/telegram-html.ts';
 import { parseTelegramHtml } from '../../../fakes/telegram-html.ts';
 
 /** Every rendering must be accepted by Telegram's HTML parser (as the fake applies it). */
