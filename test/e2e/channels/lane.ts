@@ -10,7 +10,7 @@ import {
   startFakeModelServer,
 } from '../../fakes/model-server.ts';
 import { type BatonProcess, startBaton } from '../../helpers/baton-process.ts';
-import { fakeModelAgentToml, redisGatewayToml } from '../../helpers/config-toml.ts';
+import { fakeModelAgentToml, redisGatewayToml } from '../../helpers/test-config.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
