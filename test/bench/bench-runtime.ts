@@ -11,9 +11,9 @@ import { createRedis } from '../../src/core/redis.ts';
 import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { startWorkerRole } from '../../src/runtime/worker-role.ts';
-import { fakeModelAgentToml } from '../helpers/test-config.ts';
 import { deletePrefix, uniquePrefix } from '../helpers/redis.ts';
 import { LOCAL_PEERS } from '../helpers/runtime-harness.ts';
+import { fakeModelAgentToml } from '../helpers/test-config.ts';
 import { createInstantProvider } from './instant-provider.ts';
 
 export function benchConfigText(

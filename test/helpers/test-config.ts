@@ -25,10 +25,21 @@ export interface TestConfig {
   text: string;
 }
 
+export type TomlValue = string | number | boolean | readonly (string | number | boolean)[];
+
 /** A TOML value: a string, number, boolean or array of them (JSON's forms of these are valid TOML). */
-export const tomlValue = (
-  value: string | number | boolean | readonly (string | number | boolean)[],
-): string => JSON.stringify(value);
+export const tomlValue = (value: TomlValue): string => JSON.stringify(value);
+
+/**
+ * The `key = value` lines of a table's body (keys may be dotted: `"delegation_policy.mode"`); an undefined value
+ * leaves its key out. For tests that merge per-test keys over a base table, which TOML text cannot repeat.
+ */
+export function tomlKeys(entries: Readonly<Record<string, TomlValue | undefined>>): string {
+  return Object.entries(entries)
+    .filter((e): e is [string, TomlValue] => e[1] !== undefined)
+    .map(([key, value]) => `${key} = ${tomlValue(value)}\n`)
+    .join('');
+}
 
 /** Loads `toml`; throws, listing every error diagnostic with its TOML path, when it has any error. */
 export function loadTestConfig(toml: string, opts: TestConfigOptions = {}): TestConfig {

@@ -15,7 +15,6 @@ import {
   runtimeProfileFor,
   toolRateOf,
 } from '../../../src/config/lookup.ts';
-import { buildConfig } from '../../helpers/config-builders.ts';
 import { PROJECT_ROOT as ROOT, sourceFiles } from '../../helpers/source-files.ts';
 import { configOf, load } from './load-helper.ts';
 
@@ -85,12 +84,16 @@ describe('config lookup', () => {
   });
 
   it('an agent whose profile or provider is a prototype name gets nothing from it', () => {
-    // Built directly: the loader would already refuse this agent (its risk_profile resolves to nothing).
-    const bad = buildConfig({
-      agents: {
-        b: { risk_profile: 'constructor', runtime_profile: 'toString', model_provider: '__proto__' },
-      },
-    });
+    // Edited in after loading: the loader would already refuse this agent (its risk_profile resolves to nothing).
+    const a = config.agents.a!;
+    const b = {
+      ...a,
+      alias: 'b',
+      risk_profile: 'constructor',
+      runtime_profile: 'toString',
+      model_provider: '__proto__',
+    };
+    const bad = { ...config, agents: { b } };
     expect(riskProfileFor(bad, 'b')).toBeUndefined();
     expect(runtimeProfileFor(bad, 'b')).toEqual(DEFAULT_RUNTIME_PROFILE);
     expect(providerOf(bad, agentOf(bad, 'b')!.model_provider)).toBeUndefined();
