@@ -16,7 +16,7 @@ import {
   toolRateOf,
 } from '../../../src/config/lookup.ts';
 import { PROJECT_ROOT as ROOT, sourceFiles } from '../../helpers/source-files.ts';
-import { configOf, load } from './load-helper.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 /** Every name an object inherits from Object.prototype, plus `__proto__` (a getter). */
 const PROTOTYPE_NAMES = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
@@ -52,7 +52,7 @@ prompt = "x"
 `;
 
 describe('config lookup', () => {
-  const config = configOf(load(TOML));
+  const config = configFromToml(TOML);
 
   it('finds configured entries (trimmed names) along agent → profiles → provider', () => {
     expect(agentOf(config, ' a ')?.alias).toBe('a');
