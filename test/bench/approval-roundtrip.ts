@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createLocalChannel, type LocalReply } from '../../channels/local/local-adapter.ts';
 import { approvalKeys } from '../../src/approval/record.ts';
-import { loadConfigText } from '../../src/config/index.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
 import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
@@ -18,6 +17,7 @@ import { startWorkerRole } from '../../src/runtime/worker-role.ts';
 import type { FakeTelegram } from '../fakes/telegram-server.ts';
 import type { TgMessage } from '../fakes/telegram-wire.ts';
 import { deletePrefix, uniquePrefix } from '../helpers/redis.ts';
+import { configFromToml } from '../helpers/test-config.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { createMarkProvider, createMarkTool, MARK_TOOL } from './approval-tool.ts';
 import { benchConfigText } from './bench-runtime.ts';
@@ -64,9 +64,7 @@ export async function measureApprovalRoundTrip(
 ): Promise<ApprovalFigures> {
   const prefix = uniquePrefix('bench-approval');
   const dataDir = mkdtempSync(join(tmpdir(), 'baton-bench-ap-'));
-  const loaded = loadConfigText(configText(url, prefix, dataDir, tg.url), {});
-  if (!loaded.config) throw new Error('bench config invalid');
-  const config = loaded.config;
+  const config = configFromToml(configText(url, prefix, dataDir, tg.url));
   const logger = createSilentLogger();
   const redis = createRedis(url, { autoPipeline: true });
   const local = createLocalChannel('test', 4000);

@@ -5,15 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalChannel, type LocalChannel } from '../../channels/local/local-adapter.ts';
 import type { ChannelAdapter } from '../../src/channel/types.ts';
-import { loadConfigText } from '../../src/config/index.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
 import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { startWorkerRole } from '../../src/runtime/worker-role.ts';
-import { fakeModelAgentToml } from '../helpers/config-toml.ts';
 import { deletePrefix, uniquePrefix } from '../helpers/redis.ts';
 import { LOCAL_PEERS } from '../helpers/runtime-harness.ts';
+import { configFromToml, fakeModelAgentToml } from '../helpers/test-config.ts';
 import { createInstantProvider } from './instant-provider.ts';
 
 export function benchConfigText(
@@ -50,9 +49,7 @@ export async function startBenchRuntime(
   const dataDir = mkdtempSync(join(tmpdir(), `baton-bench-${opts.name}-`));
   const text =
     benchConfigText(url, prefix, dataDir, 'http://127.0.0.1:9', opts.concurrency) + (opts.channelsToml ?? '');
-  const loaded = loadConfigText(text, {});
-  if (!loaded.config) throw new Error('bench config invalid');
-  const config = loaded.config;
+  const config = configFromToml(text);
   const logger = createSilentLogger();
   const redis = createRedis(url, { autoPipeline: true });
   const local = createLocalChannel('test', 4000);

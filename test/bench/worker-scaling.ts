@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalChannel } from '../../channels/local/local-adapter.ts';
-import { loadConfigText } from '../../src/config/index.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
 import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { startFakeModelServer } from '../fakes/model-server.ts';
 import { type BatonProcess, startBaton } from '../helpers/baton-process.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.ts';
 import { echoResponder } from '../helpers/runtime-harness.ts';
+import { configFromToml } from '../helpers/test-config.ts';
 import { benchConfigText } from './bench-runtime.ts';
 
 async function turnsPerSec(
@@ -24,12 +24,11 @@ async function turnsPerSec(
   const text = benchConfigText(url, prefix, dataDir, server.openaiBaseUrl, opts.concurrency);
   const cfgPath = join(dataDir, 'baton.toml');
   writeFileSync(cfgPath, text);
-  const loaded = loadConfigText(text, {});
-  if (!loaded.config) throw new Error('bench config invalid');
+  const config = configFromToml(text);
   const redis = testRedis(url);
   const local = createLocalChannel('test', 4000);
   const gateway = await startGatewayRole({
-    config: loaded.config,
+    config,
     logger: createSilentLogger(),
     redis,
     adapters: [local],

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reloadRequested, shuttingDown, stopped } from '../../src/runtime/messages.ts';
 import { type BatonProcess, startBaton, startProcess } from '../helpers/baton-process.ts';
-import { redisGatewayToml } from '../helpers/config-toml.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { processesWith } from '../helpers/proc-scan.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.ts';
+import { redisGatewayToml } from '../helpers/test-config.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -7,13 +7,13 @@ import type { Redis } from 'ioredis';
 import { runTurn, type TurnResult } from '../../src/agent/run-turn.ts';
 import type { ApprovalAsker } from '../../src/approval/gate.ts';
 import type { Recipient } from '../../src/channel/types.ts';
-import { loadConfigText } from '../../src/config/index.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import type { RuntimeServices } from '../../src/run/run-context.ts';
 import { createRuntimeServices } from '../../src/runtime/services.ts';
 import { toolResultsOf } from '../fakes/model-requests.ts';
 import { type FakeModelServer, type RecordedRequest, startFakeModelServer } from '../fakes/model-server.ts';
 import { deletePrefix, testRedis, uniquePrefix } from './redis.ts';
+import { configFromToml } from './test-config.ts';
 
 export interface AgentHarness {
   server: FakeModelServer;
@@ -43,7 +43,7 @@ export interface TurnOptions {
 /**
  * `toml` may use `${MODEL_URI}` (the fake's OpenAI-compatible base URL), `${MODEL_ROOT}` (its root, for
  * anthropic and ollama entries), `${DATA_DIR}` and `${PREFIX}`.
- * When it has no [redis] section, one with the test's prefix is added.
+ * Without them, `redis.url`/`redis.prefix` (the test's prefix) and `gateway.data_dir` are added.
  */
 export async function createAgentHarness(
   name: string,
@@ -56,18 +56,13 @@ export async function createAgentHarness(
   const server = await startFakeModelServer();
   const prefix = uniquePrefix(name);
   const dataDir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
-  const text = toml.includes('[redis]') ? toml : `[redis]\nprefix = "${prefix}"\n\n${toml}`;
   const env = {
     MODEL_URI: opts.modelUri ?? server.openaiBaseUrl,
     MODEL_ROOT: server.url,
     DATA_DIR: dataDir,
     PREFIX: prefix,
   };
-  const withDir = text.includes('[gateway]') ? text : `[gateway]\ndata_dir = "${dataDir}"\n\n${text}`;
-  const loaded = loadConfigText(withDir, env);
-  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-  if (!loaded.config || errors.length)
-    throw new Error(`test config invalid:\n${errors.map((e) => e.message).join('\n')}`);
+  const config = configFromToml(toml, { env, dataDir, redisPrefix: prefix });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -77,11 +72,11 @@ export async function createAgentHarness(
   });
   const logger = createLogger({
     level: opts.logLevel ?? 'debug',
-    secrets: loaded.config.secrets,
+    secrets: config.secrets,
     destination: sink,
   });
   const redis = testRedis();
-  let services = createRuntimeServices({ config: loaded.config, redis, logger, env: {} });
+  let services = createRuntimeServices({ config, redis, logger, env: {} });
   let n = 0;
   return {
     server,

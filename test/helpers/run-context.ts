@@ -1,5 +1,6 @@
 // Test builder for a RunContext that tool tests can run in, with a recording fake approval gate and buckets.
 import type { ApprovalGate, GateOutcome } from '../../src/approval/types.ts';
+import { runtimeProfileFor } from '../../src/config/lookup.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { NO_METRICS } from '../../src/control-plane/metrics-store.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
@@ -11,7 +12,6 @@ import { buildSecurityPolicy } from '../../src/security/policy.ts';
 import { defaultShellSandbox } from '../../src/security/sandbox/shell-sandbox.ts';
 import type { SecurityPolicy } from '../../src/security/types.ts';
 import { buildToolSet } from '../../src/tools/tool-set.ts';
-import { buildRuntimeProfile } from './config-builders.ts';
 
 export interface FakeGate extends ApprovalGate {
   checks: { tool: string; args: unknown }[];
@@ -126,7 +126,7 @@ export function buildRunContext(opts: RunContextOptions): RunContext {
     isSubagent: false,
     spawnSite: 'root',
     policy,
-    runtime: config.runtime_profiles[agent?.runtime_profile ?? ''] ?? buildRuntimeProfile(),
+    runtime: runtimeProfileFor(config, agentAlias),
     budgetRootId: null,
     memoryAllowlist: opts.memoryAllowlist ?? [...(agent?.workspace.read_memory_from ?? []), agentAlias],
     providerRef: agent?.model_provider ?? '',

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { createLocalChannel, type LocalChannel } from '../../channels/local/local-adapter.ts';
 import type { ActionHandler, ChannelAdapter } from '../../src/channel/types.ts';
-import { loadConfigText } from '../../src/config/index.ts';
 import { createLiveConfig } from '../../src/config/live-config.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger, type Logger } from '../../src/core/logger.ts';
@@ -16,8 +15,8 @@ import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/runtime/worker-role.ts';
 import type { OpsPagesWiring } from '../../src/web/ops/ops-pages-deps.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
-import { fakeModelAgentToml } from './config-toml.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from './redis.ts';
+import { fakeModelAgentToml, loadTestConfig } from './test-config.ts';
 
 /** Who may talk to `main` on the local channel (everyone by default). */
 export const localPeers = (peers: readonly string[] = ['*']) => `
@@ -77,13 +76,18 @@ export async function createRuntimeHarness(
   const prefix = uniquePrefix(name);
   const dataDir = mkdtempSync(join(tmpdir(), `baton-${name}-`));
   const redisUrl = opts.redisUrl ?? REDIS_URL;
+  // Literal, not interpolated: a reload re-reads the file with an empty environment.
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder the test TOML uses
-  const configText = `[redis]\nurl = "${redisUrl}"\nprefix = "${prefix}"\n\n[gateway]\ndata_dir = "${dataDir}"\n\n${toml.replaceAll('${MODEL_URI}', server.openaiBaseUrl)}`;
-  const loaded = loadConfigText(configText, {});
-  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-  if (!loaded.config || errors.length)
-    throw new Error(`test config invalid:\n${errors.map((e) => e.message).join('\n')}`);
-  const config = loaded.config;
+  const toLoad = toml.replaceAll('${MODEL_URI}', server.openaiBaseUrl);
+  const {
+    config,
+    load: loaded,
+    text: configText,
+  } = loadTestConfig(toLoad, {
+    dataDir,
+    redisPrefix: prefix,
+    redisUrl,
+  });
   const logger = createSilentLogger();
   const redis = testRedis(redisUrl);
   const local = createLocalChannel('test');

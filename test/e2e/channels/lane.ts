@@ -10,10 +10,10 @@ import {
   startFakeModelServer,
 } from '../../fakes/model-server.ts';
 import { type BatonProcess, startBaton } from '../../helpers/baton-process.ts';
-import { fakeModelAgentToml, redisGatewayToml } from '../../helpers/config-toml.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { fakeModelAgentToml, redisGatewayToml } from '../../helpers/test-config.ts';
 
 /** The authorised sender on each platform ([peer_groups]) and one who is not. */
 export const ALICE = { telegram: 7, discord: '100000000000000001', slack: 'U0ALICE' } as const;

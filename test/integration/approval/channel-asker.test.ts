@@ -5,11 +5,11 @@ import { createApprovalStore } from '../../../src/approval/approval-store.ts';
 import { createApprovalWaiter } from '../../../src/approval/approval-waiter.ts';
 import { type AskContext, createChannelAsker } from '../../../src/approval/channel-asker.ts';
 import type { Recipient } from '../../../src/channel/types.ts';
-import { loadConfigText } from '../../../src/config/index.ts';
-import type { ApprovalRoute, BatonConfig } from '../../../src/config/types.ts';
+import type { ApprovalRoute } from '../../../src/config/types.ts';
 import { dialectOf } from '../../../src/runtime/platforms.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const prefix = uniquePrefix('channel-asker');
@@ -18,18 +18,18 @@ const { logger, lines } = capturingLogger();
 const store = createApprovalStore({ redis, prefix, logger });
 const waiter = createApprovalWaiter({ store, redis, logger, timing: { pollMs: 50 } });
 
-const config = loadConfigText(
-  `
+const config = configFromToml(`
 [channels.telegram.ops]
 enabled = true
 bot_token = "t"
 approval_timeout_secs = 7
 
+[risk_profiles.default]
+
 [agents.main]
 model_provider = "openai.x"
-`,
-  {},
-).config as BatonConfig;
+risk_profile = "default"
+`);
 
 const live = new Set<string>(['telegram.ops']);
 const posts: { channel: string; id: string; to: Recipient }[] = [];

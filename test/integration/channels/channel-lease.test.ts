@@ -4,7 +4,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTelegramAdapter } from '../../../channels/telegram/telegram-adapter.ts';
 import type { ChannelAdapter } from '../../../src/channel/types.ts';
-import { loadConfigText } from '../../../src/config/index.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { leaseKey } from '../../../src/control-plane/channel-lease.ts';
 import { createChannelPresence } from '../../../src/control-plane/channel-presence.ts';
@@ -18,8 +17,9 @@ import {
 import { type Role, startWorkerRole } from '../../../src/runtime/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../../fakes/model-server.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
-import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { echoResponder } from '../../helpers/runtime-harness.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const KEY = 'telegram.home';
@@ -90,17 +90,14 @@ beforeEach(async () => {
   model = await startFakeModelServer();
   model.respond(echoResponder());
   prefix = uniquePrefix('lease');
-  const loaded = loadConfigText(
-    `[redis]\nurl = "${REDIS_URL}"\nprefix = "${prefix}"\n
-[providers.models.custom.fake]\nuri = "${model.openaiBaseUrl}"\nmodel = "fake-model"\n
+  config = configFromToml(
+    `[providers.models.custom.fake]\nuri = "${model.openaiBaseUrl}"\nmodel = "fake-model"\n
 [reliability]\nprovider_retries = 0\n\n[risk_profiles.default]\n
 [agents.main]\nmodel_provider = "custom.fake"\nrisk_profile = "default"\n
 [channels.telegram.home]\nenabled = true\nbot_token = "T1"\napi_base_url = "${tg.url}/"\n
 [peer_groups.tg]\nchannel = "telegram"\nagents = ["main"]\nexternal_peers = ["7"]\n`,
-    {},
+    { redisPrefix: prefix },
   );
-  if (!loaded.config) throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
-  config = loaded.config;
   worker = await startWorkerRole({ config, logger, redis, env: {} });
 });
 afterEach(async () => {

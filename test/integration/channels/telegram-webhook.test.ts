@@ -2,7 +2,6 @@
 // the secret token, the real runtime on Redis, replies through the fake Bot API; two gateways serve it at once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InboundAction } from '../../../src/channel/types.ts';
-import { loadConfigText } from '../../../src/config/index.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
 import { type GatewayRole, startGatewayRole } from '../../../src/runtime/gateway-role.ts';
@@ -16,6 +15,7 @@ import {
   type RuntimeHarness,
   runtimeToml,
 } from '../../helpers/runtime-harness.ts';
+import { loadTestConfig } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const SECRET = 'tg-webhook-secret-test_1';
@@ -144,9 +144,7 @@ describe('telegram webhook mode', () => {
   });
 
   it('is served by a second gateway at the same time (no channel lease)', async () => {
-    const loaded = loadConfigText(h.configText, {});
-    const config = loaded.config;
-    if (!config) throw new Error('harness config did not load');
+    const { config, load: loaded } = loadTestConfig(h.configText);
     const logger = createSilentLogger();
     let second: GatewayRole | null = null;
     try {

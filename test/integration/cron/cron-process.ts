@@ -1,11 +1,11 @@
 // A cron process for tests: config sync + cron worker, delivering into a Redis list; stops cleanly on SIGTERM.
 // Env: CRON_TOML (config text using ${MODEL_URI}), MODEL_URI, PREFIX, DATA_DIR, OUTBOX_KEY, REDIS_URL.
 import { Redis } from 'ioredis';
-import { loadConfigText } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { createCronScheduler } from '../../../src/queue/cron-scheduler.ts';
 import { startCronWorker } from '../../../src/queue/cron-worker.ts';
 import { createRuntimeServices } from '../../../src/runtime/services.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 import { createRecordingOutbox } from './recording-outbox.ts';
 
 const env = (name: string): string => {
@@ -16,10 +16,12 @@ const env = (name: string): string => {
 
 const redisUrl = env('REDIS_URL');
 const prefix = env('PREFIX');
-const toml = `[redis]\nprefix = "${prefix}"\n\n[gateway]\ndata_dir = "${env('DATA_DIR')}"\n\n${env('CRON_TOML')}`;
-const loaded = loadConfigText(toml, { MODEL_URI: env('MODEL_URI') });
-if (!loaded.config) throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
-const config = loaded.config;
+const config = configFromToml(env('CRON_TOML'), {
+  env: { MODEL_URI: env('MODEL_URI') },
+  dataDir: env('DATA_DIR'),
+  redisPrefix: prefix,
+  redisUrl,
+});
 
 const logger = createLogger({ level: 'warn' });
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });

@@ -1,13 +1,13 @@
 // A reload that changes [cron.*]: the scheduler reads the live config, so the next sync schedules new jobs
 // and removes dropped ones (worker-role runs a sync on every reload).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfigText } from '../../../src/config/index.ts';
 import { createLiveConfig } from '../../../src/config/live-config.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { configSchedulerId } from '../../../src/queue/cron-fire.ts';
 import { type CronScheduler, createCronScheduler } from '../../../src/queue/cron-scheduler.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { REDIS_URL } from '../../helpers/redis.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 const toml = (jobs: string[]) => `
 [redis]
@@ -28,11 +28,8 @@ ${jobs.map((j) => `\n[cron.${j}]\njob_type = "agent"\nschedule = { kind = "cron"
 let h: AgentHarness;
 let scheduler: CronScheduler;
 
-function configOf(text: string): BatonConfig {
-  const loaded = loadConfigText(text, { MODEL_URI: h.server.openaiBaseUrl, PREFIX: h.prefix });
-  if (!loaded.config) throw new Error('bad config');
-  return loaded.config;
-}
+const configOf = (text: string): BatonConfig =>
+  configFromToml(text, { env: { MODEL_URI: h.server.openaiBaseUrl, PREFIX: h.prefix } });
 
 beforeAll(async () => {
   h = await createAgentHarness('cron-reload', toml(['daily']));

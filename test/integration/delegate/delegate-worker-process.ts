@@ -1,21 +1,20 @@
 // A separate worker process for the cross-process tests: consumes the delegate queue until SIGTERM.
 // Usage: node delegate-worker-process.ts <config.toml>  (env: MODEL_URI, DATA_DIR, PREFIX, REDIS_URL)
 import { readFileSync } from 'node:fs';
-import { loadConfigText } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
 import { createDelegationServices } from '../../../src/queue/delegate-queue.ts';
 import { createDelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { createRuntimeServices } from '../../../src/runtime/services.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
-const loaded = loadConfigText(readFileSync(process.argv[2]!, 'utf8'), process.env);
-if (!loaded.config) throw new Error('worker process: config did not load');
+const config = configFromToml(readFileSync(process.argv[2]!, 'utf8'), { env: process.env });
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = createRedis(redisUrl);
 const logger = createLogger({ level: 'warn' });
-const prefix = loaded.config.redis.prefix;
+const prefix = config.redis.prefix;
 const delegation = createDelegationServices({ redisUrl, prefix, logger });
-const services = createRuntimeServices({ config: loaded.config, redis, logger, env: {}, delegation });
+const services = createRuntimeServices({ config, redis, logger, env: {}, delegation });
 const worker = createDelegateWorker({
   services,
   delegation,

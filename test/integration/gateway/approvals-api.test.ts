@@ -32,7 +32,7 @@ let gateway: ApprovalStore;
 beforeAll(async () => {
   h = await startOpsHarness({
     prefix,
-    config: { gateway: { host: '127.0.0.1', port: 0, data_dir: '/tmp/baton-test', api_token: TOKEN } },
+    toml: `[gateway]\nhost = "127.0.0.1"\napi_token = "${TOKEN}"`,
   });
   const logger = createSilentLogger();
   // Two processes' stores, each with its own metrics buffer: the counts must add up fleet-wide in Redis.

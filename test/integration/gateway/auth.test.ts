@@ -12,7 +12,7 @@ beforeAll(async () => {
   const prefix = uniquePrefix('gateway-auth');
   h = await startOpsHarness({
     prefix,
-    config: { gateway: { host: '127.0.0.1', port: 0, data_dir: '/tmp/baton-test', api_token: TOKEN } },
+    toml: `[gateway]\nhost = "127.0.0.1"\napi_token = "${TOKEN}"`,
   });
 });
 afterAll(() => h.close());

@@ -9,20 +9,18 @@ import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
 
 const TOKEN = 'tok-health-4b7e19c2d0';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-const gateway = (extra: Record<string, unknown> = {}) => ({
-  gateway: { host: '127.0.0.1', port: 0, data_dir: '/tmp/baton-test', api_token: TOKEN, ...extra },
-});
+const gateway = (extra = '') => `[gateway]\nhost = "127.0.0.1"\napi_token = "${TOKEN}"\n${extra}`;
 
 let guarded: OpsHarness;
 let publicHealth: OpsHarness;
 let limited: OpsHarness;
 beforeAll(async () => {
-  guarded = await startOpsHarness({ prefix: uniquePrefix('health-guarded'), config: gateway() });
+  guarded = await startOpsHarness({ prefix: uniquePrefix('health-guarded'), toml: gateway() });
   publicHealth = await startOpsHarness({
     prefix: uniquePrefix('health-public'),
-    config: gateway({ health_detail: 'public' }),
+    toml: gateway('health_detail = "public"'),
   });
-  limited = await startOpsHarness({ prefix: uniquePrefix('bearer-limit'), config: gateway() });
+  limited = await startOpsHarness({ prefix: uniquePrefix('bearer-limit'), toml: gateway() });
 });
 afterAll(async () => {
   await guarded?.close();

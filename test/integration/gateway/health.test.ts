@@ -2,7 +2,6 @@
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/config/index.ts';
-import type { ChannelConfig } from '../../../src/config/types.ts';
 import { createChannelPresence } from '../../../src/control-plane/channel-presence.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
@@ -23,21 +22,12 @@ afterAll(async () => {
   cleanup.disconnect();
 });
 
-const telegramHome: ChannelConfig = {
-  type: 'telegram',
-  key: 'telegram.home',
-  alias: 'home',
-  enabled: true,
-  bot_token: 'not-used',
-  mention_only: false,
-  approval_timeout_secs: 120,
-  excluded_tools: [],
-  reply_min_interval_secs: 0,
-  background_notices: true,
-  api_base_url: 'http://127.0.0.1:1',
-  webhook_url: undefined,
-  webhook_secret: undefined,
-};
+const TELEGRAM_HOME = `
+[channels.telegram.home]
+enabled = true
+bot_token = "not-used"
+api_base_url = "http://127.0.0.1:1"
+`;
 
 describe('GET /healthz', () => {
   it('is 200 ok with Redis latency and the real job counts of every queue', async () => {
@@ -95,7 +85,7 @@ warn_at_percent = 101
   });
 
   it('is degraded while an expected channel has no presence key, ok while a gateway holds it', async () => {
-    h = await startOpsHarness({ prefix, config: { channels: { 'telegram.home': telegramHome } } });
+    h = await startOpsHarness({ prefix, toml: TELEGRAM_HOME });
     const down = await h.get('/healthz');
     expect(down.status).toBe(503);
     const downBody = await jsonOf(down);

@@ -6,8 +6,8 @@ import { createSilentLogger, type Logger } from '../../../src/core/logger.ts';
 import type { ConfigDiagnostics } from '../../../src/gateway/health.ts';
 import { createOpsDeps } from '../../../src/gateway/ops-deps.ts';
 import { type OpsServerDeps, startOpsServer } from '../../../src/gateway/ops-server.ts';
-import { buildConfig, type ConfigOverrides } from '../../helpers/config-builders.ts';
-import { deletePrefix, REDIS_URL, testRedis } from '../../helpers/redis.ts';
+import { deletePrefix, testRedis } from '../../helpers/redis.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 export interface OpsHarness {
   url: string;
@@ -24,8 +24,9 @@ export interface OpsHarness {
 
 export interface OpsHarnessOptions {
   prefix: string;
-  config?: ConfigOverrides;
-  /** A loaded config (e.g. from loadConfigText) instead of the builder; its gateway port is forced to 0. */
+  /** The config's TOML (see testConfig); ignored with `loaded`. */
+  toml?: string;
+  /** A config already loaded (e.g. one whose load has errors, with `load`). */
   loaded?: BatonConfig;
   load?: ConfigDiagnostics;
   logger?: Logger;
@@ -33,12 +34,14 @@ export interface OpsHarnessOptions {
   override?: (deps: OpsServerDeps) => OpsServerDeps;
 }
 
-export function testConfig(prefix: string, over: ConfigOverrides = {}): BatonConfig {
-  return buildConfig({ ...over, redis: { url: REDIS_URL, prefix } });
+/** `toml` loaded with the test Redis under `prefix` and `gateway.data_dir` = `dataDir`, unless it sets them. */
+export function testConfig(prefix: string, toml = '', dataDir = '/tmp/baton-test'): BatonConfig {
+  return configFromToml(toml, { redisPrefix: prefix, dataDir });
 }
 
 export async function startOpsHarness(o: OpsHarnessOptions): Promise<OpsHarness> {
-  const base = o.loaded ?? testConfig(o.prefix, o.config);
+  const base = o.loaded ?? testConfig(o.prefix, o.toml);
+  // Port 0 (a free port) is not a value a config file may hold.
   const config: BatonConfig = { ...base, gateway: { ...base.gateway, port: 0 } };
   const logger = o.logger ?? createSilentLogger();
   const redis = testRedis();

@@ -40,11 +40,24 @@ function recordingLogger() {
 
 describe('worker sandbox status', () => {
   it('logs it at startup, and /healthz lists every worker, degraded only by a required sandbox that cannot run', async () => {
-    const config = testConfig(prefix, {
+    const config = testConfig(
+      prefix,
+      `
+[risk_profiles.auto]
+[risk_profiles.strict]
+sandbox_enabled = true
+[risk_profiles.open]
+sandbox_enabled = false
+
+[agents.a]
+risk_profile = "auto"
+[agents.b]
+risk_profile = "strict"
+[agents.c]
+risk_profile = "open"
+`,
       dataDir,
-      risk_profiles: { auto: {}, strict: { sandbox_enabled: true }, open: { sandbox_enabled: false } },
-      agents: { a: { risk_profile: 'auto' }, b: { risk_profile: 'strict' }, c: { risk_profile: 'open' } },
-    });
+    );
     const redis = testRedis();
     const broken = recordingLogger();
     const host = recordingLogger();

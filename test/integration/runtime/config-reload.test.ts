@@ -16,6 +16,7 @@ import { createLogger } from '../../../src/core/logger.ts';
 import { startConfigReload } from '../../../src/runtime/config-reload.ts';
 import { watchStopSignals } from '../../../src/runtime/stop-signals.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const redis = testRedis();
@@ -55,9 +56,7 @@ const stopSignals = watchStopSignals((l) => said.push(l), signalSource);
 
 beforeAll(async () => {
   writeFileSync(path, base());
-  const loaded = loadConfigText(base(), {});
-  if (!loaded.config) throw new Error('base config invalid');
-  initial = loaded.config;
+  initial = configFromToml(base());
   live = createLiveConfig(initial);
   const sink = new Writable({
     write(chunk, _enc, cb) {

@@ -3,13 +3,13 @@
 // budget check while the tree's cost mode stays what it was at the root.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTurn } from '../../../src/agent/run-turn.ts';
-import { loadConfigText } from '../../../src/config/index.ts';
 import { createLiveConfig, type LiveConfig } from '../../../src/config/live-config.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { createCostLedger } from '../../../src/cost/ledger.ts';
 import { turnServices } from '../../../src/run/live-services.ts';
 import { toolNamesOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 import { resultOf } from '../delegate/helpers.ts';
 
 const toml = (o: { mode: string; tools?: string; cost?: string }) => `
@@ -64,12 +64,8 @@ let h: AgentHarness;
 let live: LiveConfig;
 let n = 0;
 
-function configOf(text: string): BatonConfig {
-  const env = { MODEL_URI: h.server.openaiBaseUrl, DATA_DIR: h.dataDir, PREFIX: h.prefix };
-  const loaded = loadConfigText(text, env);
-  if (!loaded.config || loaded.diagnostics.some((d) => d.severity === 'error')) throw new Error('bad config');
-  return loaded.config;
-}
+const configOf = (text: string): BatonConfig =>
+  configFromToml(text, { env: { MODEL_URI: h.server.openaiBaseUrl, DATA_DIR: h.dataDir, PREFIX: h.prefix } });
 
 /** A turn as the turn worker starts one: with the config current at its start. */
 const turn = (agent: string) =>

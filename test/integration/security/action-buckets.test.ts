@@ -9,8 +9,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActionBuckets } from '../../../src/security/action-buckets.ts';
 import { createFileWriteTool } from '../../../src/tools/builtin/file-write.ts';
-import { buildConfig } from '../../helpers/config-builders.ts';
 import { buildRunContext } from '../../helpers/run-context.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 const prefix = `baton-test-buckets-${randomUUID()}`;
 let redis: Redis;
@@ -106,11 +106,18 @@ describe('acting tools charge the shared bucket', () => {
   it('a subagent run with the same owner and sender sees the parent actions', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'baton-bucket-tool-'));
     try {
-      const config = buildConfig({
-        dataDir,
-        runtime_profiles: { tight: { max_actions_per_hour: 2 } },
-        agents: { main: { runtime_profile: 'tight' } },
-      });
+      const config = configFromToml(
+        `
+[risk_profiles.default]
+[runtime_profiles.tight]
+max_actions_per_hour = 2
+
+[agents.main]
+risk_profile = "default"
+runtime_profile = "tight"
+`,
+        { dataDir },
+      );
       const buckets = createActionBuckets(redis, prefix);
       const parent = buildRunContext({ config, agentAlias: 'main', buckets, sender: 'telegram.home:42' });
       const child = { ...parent, runId: 'child', isSubagent: true, sessionKey: 'subagent-child' };

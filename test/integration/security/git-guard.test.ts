@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../../src/security/sandbox/probe.ts';
 import { createShellTool } from '../../../src/tools/builtin/shell.ts';
-import { buildConfig } from '../../helpers/config-builders.ts';
 import { buildRunContext, createFakeGate, createMemoryBuckets } from '../../helpers/run-context.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 const probe = await probeSandbox();
 const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-git-guard-')));
@@ -62,11 +62,17 @@ const MODES = [
 ];
 
 function context(sandboxEnabled: boolean) {
-  const config = buildConfig({
-    dataDir,
-    risk_profiles: { default: { allowed_commands: ['git'], sandbox_enabled: sandboxEnabled } },
-    agents: { main: {} },
-  });
+  const config = configFromToml(
+    `
+[risk_profiles.default]
+allowed_commands = ["git"]
+sandbox_enabled = ${sandboxEnabled}
+
+[agents.main]
+risk_profile = "default"
+`,
+    { dataDir },
+  );
   const gate = createFakeGate('denied_by_user');
   const run = buildRunContext({ config, agentAlias: 'main', gate, buckets: createMemoryBuckets() });
   return { gate, ctx: { run, toolCallId: 'c1', signal: run.signal } };

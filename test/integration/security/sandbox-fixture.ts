@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ShellSandbox } from '../../../src/security/sandbox/shell-sandbox.ts';
 import type { SandboxSettings, SecurityPolicy } from '../../../src/security/types.ts';
 import { type RunOutcome, runArgv } from '../../../src/tools/builtin/shell-runner.ts';
-import { buildPolicy } from '../../helpers/config-builders.ts';
+import { buildPolicy } from '../../helpers/policy.ts';
 
 export interface SandboxTree {
   base: string;

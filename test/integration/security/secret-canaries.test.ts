@@ -7,7 +7,6 @@ import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalChannel, type LocalChannel } from '../../../channels/local/local-adapter.ts';
-import { loadConfigText } from '../../../src/config/index.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { createTaskRecords } from '../../../src/control-plane/task-records.ts';
 import { createLogger } from '../../../src/core/logger.ts';
@@ -18,6 +17,7 @@ import { type Role, startWorkerRole } from '../../../src/runtime/worker-role.ts'
 import { toolResultsOf } from '../../fakes/model-requests.ts';
 import { type FakeModelServer, type ScriptedTurn, startFakeModelServer } from '../../fakes/model-server.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 const CANARY = {
   interpolated: 'canary-interp-api-key-A1',
@@ -92,11 +92,9 @@ beforeAll(async () => {
   server.respond((req) => turns[String(req.body.model)]?.shift() ?? { status: 500, body: 'unscripted' });
   prefix = uniquePrefix('secret-canaries');
   dataDir = mkdtempSync(join(tmpdir(), 'baton-canaries-'));
-  const loaded = loadConfigText(tomlFor(prefix, dataDir, server.openaiBaseUrl), env);
-  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
-  if (!loaded.config || errors.length) throw new Error(errors.map((e) => e.message).join('\n'));
+  const loaded = configFromToml(tomlFor(prefix, dataDir, server.openaiBaseUrl), { env });
   // An ephemeral port for the ops API (the config itself only accepts 1-65535).
-  config = { ...loaded.config, gateway: { ...loaded.config.gateway, port: 0 } };
+  config = { ...loaded, gateway: { ...loaded.gateway, port: 0 } };
   const destination = new Writable({
     write(chunk, _enc, done) {
       logLines.push(String(chunk));

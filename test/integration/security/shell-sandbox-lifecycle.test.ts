@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../../src/security/sandbox/probe.ts';
 import { createShellSandbox, decideShellMode } from '../../../src/security/sandbox/shell-sandbox.ts';
 import { createShellTool } from '../../../src/tools/builtin/shell.ts';
-import { buildConfig } from '../../helpers/config-builders.ts';
 import { buildRunContext, createFakeGate, createMemoryBuckets } from '../../helpers/run-context.ts';
+import { configFromToml, tomlKeys } from '../../helpers/test-config.ts';
 import { makeTree, OFF, pidsWith, policyFor, REQUIRED, runIn } from './sandbox-fixture.ts';
 
 const probe = await probeSandbox();
@@ -92,13 +92,16 @@ describe('a backend that cannot run', () => {
 
 describe('through the shell tool', () => {
   function toolContext(sandbox_enabled: boolean | undefined, binary?: string) {
-    const config = buildConfig({
-      dataDir: t.base,
-      risk_profiles: {
-        default: { allowed_commands: ['touch', 'sh'], sandbox_enabled, block_high_risk_commands: false },
-      },
-      agents: { main: {} },
-    });
+    // sandbox_enabled undefined: the key is left out (auto).
+    const config = configFromToml(
+      `
+[risk_profiles.default]
+${tomlKeys({ allowed_commands: ['touch', 'sh'], sandbox_enabled, block_high_risk_commands: false })}
+[agents.main]
+risk_profile = "default"
+`,
+      { dataDir: t.base },
+    );
     const gate = createFakeGate('run');
     const buckets = createMemoryBuckets();
     const sandbox = binary ? createShellSandbox({ binary }) : box;

@@ -4,7 +4,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApprovalStore } from '../../../src/approval/approval-store.ts';
-import { loadConfigText } from '../../../src/config/index.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
 import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
@@ -21,6 +20,7 @@ import { registerWeb } from '../../../src/web/register-web.ts';
 import { createSessionStore, type StoredSession } from '../../../src/web/session-store.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
+import { loadTestConfig } from '../../helpers/test-config.ts';
 
 const SECRET = 'sk-test-ops-pages-5f2a9c71';
 const prefix = uniquePrefix('ops-pages');
@@ -64,9 +64,8 @@ external_peers = ["web:alice"]
 `;
 
 beforeAll(async () => {
-  const loaded = loadConfigText(TOML, { OPS_PAGES_KEY: SECRET });
-  if (!loaded.config) throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
-  config = { ...loaded.config, gateway: { ...loaded.config.gateway, port: 0 } };
+  const { config: loadedConfig, load: loaded } = loadTestConfig(TOML, { env: { OPS_PAGES_KEY: SECRET } });
+  config = { ...loadedConfig, gateway: { ...loadedConfig.gateway, port: 0 } };
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   app = createOpsServer({
     ...createOpsDeps({ config, redis, logger, load: loaded, abortBus }),

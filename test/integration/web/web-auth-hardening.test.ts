@@ -2,15 +2,14 @@
 // login name field never reaches the logs; cookie-less GETs in local mode do not each store a session.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { BatonConfig } from '../../../src/config/types.ts';
 import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
 import type { Logger } from '../../../src/core/logger.ts';
 import { createOpsDeps } from '../../../src/gateway/ops-deps.ts';
 import { createOpsServer } from '../../../src/gateway/ops-server.ts';
 import { registerWeb } from '../../../src/web/register-web.ts';
-import { buildConfig } from '../../helpers/config-builders.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
-import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { configFromToml, type TomlValue, tomlKeys } from '../../helpers/test-config.ts';
 
 const TOKEN = 'Tok-Hardening-9F3a71C2e8';
 const redis = testRedis();
@@ -18,11 +17,13 @@ const subscriber = testRedis();
 const prefixes: string[] = [];
 const apps: FastifyInstance[] = [];
 
-function server(logger: Logger, gateway: Partial<BatonConfig['gateway']> = {}) {
+function server(logger: Logger, gateway: Record<string, TomlValue> = {}) {
   const prefix = uniquePrefix('web-hardening');
   prefixes.push(prefix);
-  const base = buildConfig({ redis: { url: REDIS_URL, prefix } });
-  const config: BatonConfig = { ...base, gateway: { ...base.gateway, port: 0, ...gateway } };
+  const config = configFromToml(`[gateway]\n${tomlKeys(gateway)}`, {
+    redisPrefix: prefix,
+    dataDir: '/tmp/baton-test',
+  });
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const app = createOpsServer({
     ...createOpsDeps({ config, redis, logger, load: { diagnostics: [], droppedSections: [] }, abortBus }),

@@ -2,7 +2,6 @@
 // cross-site refusals, cookie flags, and an unreadable session record treated as no session.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { BatonConfig } from '../../../src/config/types.ts';
 import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createOpsDeps } from '../../../src/gateway/ops-deps.ts';
@@ -17,8 +16,8 @@ import {
 import { LOGIN_FAILURES_ALLOWED } from '../../../src/web/login-routes.ts';
 import { registerWeb } from '../../../src/web/register-web.ts';
 import { webSessionKey } from '../../../src/web/session-store.ts';
-import { buildConfig } from '../../helpers/config-builders.ts';
-import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { configFromToml, type TomlValue, tomlKeys } from '../../helpers/test-config.ts';
 
 const TOKEN = 'tok-web-7c1e93a04b';
 const redis = testRedis();
@@ -26,11 +25,13 @@ const subscriber = testRedis();
 const prefixes: string[] = [];
 const apps: FastifyInstance[] = [];
 
-function server(gateway: Partial<BatonConfig['gateway']> = {}) {
+function server(gateway: Record<string, TomlValue> = {}) {
   const prefix = uniquePrefix('web-auth');
   prefixes.push(prefix);
-  const base = buildConfig({ redis: { url: REDIS_URL, prefix } });
-  const config: BatonConfig = { ...base, gateway: { ...base.gateway, port: 0, ...gateway } };
+  const config = configFromToml(`[gateway]\n${tomlKeys(gateway)}`, {
+    redisPrefix: prefix,
+    dataDir: '/tmp/baton-test',
+  });
   const logger = createSilentLogger();
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const app = createOpsServer({

@@ -6,10 +6,9 @@ import {
   rootRequestTimeoutSecs,
 } from '../../../src/agent/context-budget.ts';
 import { runtimeProfileFor } from '../../../src/config/lookup.ts';
-import { configOf, load } from '../config/load-helper.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
-const config = configOf(
-  load(`
+const config = configFromToml(`
 schema_version = 3
 
 [providers.models.custom.big]
@@ -48,8 +47,7 @@ model_provider = "custom.big"
 risk_profile = "p"
 model_provider = "custom.big"
 runtime_profile = "capped"
-`),
-);
+`);
 const open = runtimeProfileFor(config, 'a');
 const capped = runtimeProfileFor(config, 'b');
 

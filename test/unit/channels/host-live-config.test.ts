@@ -2,10 +2,10 @@
 // message, with no restart of the gateway.
 import { describe, expect, it } from 'vitest';
 import { createChannelHost } from '../../../src/channel/host.ts';
-import { loadConfigText } from '../../../src/config/index.ts';
 import { createLiveConfig } from '../../../src/config/live-config.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 const toml = (peer: string) => `
 [risk_profiles.p]
@@ -20,11 +20,7 @@ agents = ["main"]
 external_peers = ["${peer}"]
 `;
 
-function config(peer: string): BatonConfig {
-  const c = loadConfigText(toml(peer), {}).config;
-  if (!c) throw new Error('invalid');
-  return c;
-}
+const config = (peer: string): BatonConfig => configFromToml(toml(peer));
 
 let n = 0;
 const message = (sender: string) => ({

@@ -1,12 +1,11 @@
 // [channels.slack.<alias>] → the Slack adapter in Socket Mode (app_token) or HTTP mode (signing_secret only).
 import { describe, expect, it } from 'vitest';
-import { loadConfigText } from '../../../src/config/index.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 function adaptersFor(slack: string) {
-  const loaded = loadConfigText(
-    `
+  const config = configFromToml(`
 [providers.models.custom.fake]
 uri = "http://127.0.0.1:1/v1"
 model = "m"
@@ -21,16 +20,13 @@ risk_profile = "default"
 enabled = true
 bot_token = "xoxb-1"
 ${slack}
-`,
-    {},
-  );
-  expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+`);
   const lines: Array<{ level: number; msg: string; channel?: string }> = [];
   const logger = createLogger({
     level: 'debug',
     destination: { write: (l: string) => void lines.push(JSON.parse(l)) },
   });
-  return { adapters: createChannelAdapters(loaded.config!, logger), lines };
+  return { adapters: createChannelAdapters(config, logger), lines };
 }
 
 describe('slack adapter factory', () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAuthorised } from '../../../src/channel/peer-authz.ts';
 import { startupSummary } from '../../../src/runtime/startup-summary.ts';
-import { configOf, load } from '../config/load-helper.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 describe('web peer identities in peer groups', () => {
   const groups = (channel: string, peers: string[]) => ({
@@ -26,10 +26,8 @@ describe('web peer identities in peer groups', () => {
 
 describe('startup summary', () => {
   it('prints the URL of each started web chat', () => {
-    const config = configOf(
-      load(
-        'schema_version = 3\n[risk_profiles.p]\n[agents.a]\nrisk_profile = "p"\n[channels.web.main]\nenabled = true\n',
-      ),
+    const config = configFromToml(
+      'schema_version = 3\n[risk_profiles.p]\n[agents.a]\nrisk_profile = "p"\n[channels.web.main]\nenabled = true\n',
     );
     const lines = startupSummary(
       config,

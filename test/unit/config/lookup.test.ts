@@ -15,9 +15,8 @@ import {
   runtimeProfileFor,
   toolRateOf,
 } from '../../../src/config/lookup.ts';
-import { buildConfig } from '../../helpers/config-builders.ts';
 import { PROJECT_ROOT as ROOT, sourceFiles } from '../../helpers/source-files.ts';
-import { configOf, load } from './load-helper.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 /** Every name an object inherits from Object.prototype, plus `__proto__` (a getter). */
 const PROTOTYPE_NAMES = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
@@ -53,7 +52,7 @@ prompt = "x"
 `;
 
 describe('config lookup', () => {
-  const config = configOf(load(TOML));
+  const config = configFromToml(TOML);
 
   it('finds configured entries (trimmed names) along agent → profiles → provider', () => {
     expect(agentOf(config, ' a ')?.alias).toBe('a');
@@ -85,12 +84,16 @@ describe('config lookup', () => {
   });
 
   it('an agent whose profile or provider is a prototype name gets nothing from it', () => {
-    // Built directly: the loader would already refuse this agent (its risk_profile resolves to nothing).
-    const bad = buildConfig({
-      agents: {
-        b: { risk_profile: 'constructor', runtime_profile: 'toString', model_provider: '__proto__' },
-      },
-    });
+    // Edited in after loading: the loader would already refuse this agent (its risk_profile resolves to nothing).
+    const a = config.agents.a!;
+    const b = {
+      ...a,
+      alias: 'b',
+      risk_profile: 'constructor',
+      runtime_profile: 'toString',
+      model_provider: '__proto__',
+    };
+    const bad = { ...config, agents: { b } };
     expect(riskProfileFor(bad, 'b')).toBeUndefined();
     expect(runtimeProfileFor(bad, 'b')).toEqual(DEFAULT_RUNTIME_PROFILE);
     expect(providerOf(bad, agentOf(bad, 'b')!.model_provider)).toBeUndefined();

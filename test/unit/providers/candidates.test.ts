@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/logger.ts';
 import { resolveCandidates } from '../../../src/providers/candidates.ts';
-import { configOf, load } from '../config/load-helper.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 const silent = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 
@@ -27,7 +27,7 @@ risk_profile = "p"
 `;
 
 describe('resolveCandidates', () => {
-  const { providers } = configOf(load(TOML));
+  const { providers } = configFromToml(TOML);
   const env = { ANTHROPIC_API_KEY: 'env-key' };
   const first = (ref: string) => resolveCandidates(ref, providers, env, silent)[0]!;
 

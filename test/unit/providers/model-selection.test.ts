@@ -5,6 +5,7 @@ import { createSilentLogger } from '../../../src/core/logger.ts';
 import { resolveCandidates } from '../../../src/providers/candidates.ts';
 import { modelChoice, selectCandidates } from '../../../src/providers/model-selection.ts';
 import { startupSummary } from '../../../src/runtime/startup-summary.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 import { configOf, load, messages } from '../config/load-helper.ts';
 
 const DEFAULT_TOML = readFileSync(new URL('../../../config/baton.toml', import.meta.url), 'utf8');
@@ -69,7 +70,7 @@ describe('config/baton.toml model selection', () => {
   });
 
   it('the startup lines of a role that runs turns say it; the gateway role (no turns) does not', () => {
-    const config = configOf(load(DEFAULT_TOML, {}));
+    const config = configFromToml(DEFAULT_TOML);
     const env = { ANTHROPIC_API_KEY: KEY };
     expect(startupSummary(config, 'gateway + worker', [], [], env)).toContain(
       'model for main: anthropic.hosted (claude-sonnet-4-5) via ANTHROPIC_API_KEY (not set: OPENAI_API_KEY)',
@@ -100,7 +101,7 @@ model = "gpt"
 [agents.a]
 risk_profile = "p"
 `;
-  const { providers } = configOf(load(TOML));
+  const { providers } = configFromToml(TOML);
   const chain = (ref: string) =>
     selectCandidates(resolveCandidates(ref, providers, {}, createSilentLogger())).usable.map((c) => [
       c.index,

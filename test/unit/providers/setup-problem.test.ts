@@ -6,7 +6,7 @@ import type { ClassifiedFailure } from '../../../src/providers/classify-failure.
 import { setupProblemText } from '../../../src/providers/messages.ts';
 import { selectCandidates } from '../../../src/providers/model-selection.ts';
 import { diagnoseSetup, type FailedAttempt } from '../../../src/providers/setup-problem.ts';
-import { configOf, load } from '../config/load-helper.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 const TOML = `
 schema_version = 3
@@ -28,7 +28,7 @@ api_key = "sk-own-key-123"
 [agents.a]
 risk_profile = "p"
 `;
-const { providers } = configOf(load(TOML));
+const { providers } = configFromToml(TOML);
 
 function chain(ref: string, env: Record<string, string> = {}) {
   return selectCandidates(resolveCandidates(ref, providers, env, createSilentLogger()));

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSecurityPolicy } from '../../../src/security/policy.ts';
 import { bwrapArgs, type PathKind, type SystemEntry } from '../../../src/security/sandbox/bwrap-args.ts';
 import { ETC_ENTRIES } from '../../../src/security/sandbox/system-mounts.ts';
-import { buildConfig } from '../../helpers/config-builders.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 const HOST: Record<string, PathKind> = {
   '/srv/ws': 'dir',
@@ -110,14 +110,23 @@ describe('bwrapArgs', () => {
 
 describe('policy sandbox settings', () => {
   it('maps sandbox_enabled, sandbox_backend (unsupported values → auto) and sandbox_allow', () => {
-    const config = buildConfig({
-      risk_profiles: {
-        a: {},
-        b: { sandbox_enabled: true, sandbox_backend: 'firejail', sandbox_allow: ['network'] },
-        c: { sandbox_enabled: false, sandbox_backend: 'none' },
-      },
-      agents: { x: { risk_profile: 'a' }, y: { risk_profile: 'b' }, z: { risk_profile: 'c' } },
-    });
+    const config = configFromToml(`
+[risk_profiles.a]
+[risk_profiles.b]
+sandbox_enabled = true
+sandbox_backend = "firejail"
+sandbox_allow = ["network"]
+[risk_profiles.c]
+sandbox_enabled = false
+sandbox_backend = "none"
+
+[agents.x]
+risk_profile = "a"
+[agents.y]
+risk_profile = "b"
+[agents.z]
+risk_profile = "c"
+`);
     expect(buildSecurityPolicy(config, 'x').sandbox).toEqual({
       enabled: undefined,
       backend: 'auto',

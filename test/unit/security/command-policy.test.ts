@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkCommand, classifyCommand } from '../../../src/security/command-policy.ts';
 import { splitCommand } from '../../../src/security/shell-lexer.ts';
-import { buildPolicy } from '../../helpers/config-builders.ts';
+import { buildPolicy } from '../../helpers/policy.ts';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-cmd-')));
 const ws = join(dir, 'ws');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ALLOWED_COMMANDS } from '../../../src/config/defaults.ts';
 import { checkCommand, classifyCommand } from '../../../src/security/command-policy.ts';
-import { buildPolicy } from '../../helpers/config-builders.ts';
+import { buildPolicy } from '../../helpers/policy.ts';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-risk-')));
 const ws = join(dir, 'ws');

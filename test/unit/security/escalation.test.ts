@@ -8,7 +8,7 @@ import {
   ensureNoEscalationBeyond,
   validateMemoryAllowlistOverride,
 } from '../../../src/security/escalation.ts';
-import { buildPolicy } from '../../helpers/config-builders.ts';
+import { buildPolicy } from '../../helpers/policy.ts';
 
 const parent = buildPolicy({
   autonomy: 'supervised',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkPath } from '../../../src/security/path-guard.ts';
-import { buildPolicy } from '../../helpers/config-builders.ts';
+import { buildPolicy } from '../../helpers/policy.ts';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-guard-')));
 const ws = join(dir, 'ws');

@@ -5,7 +5,7 @@ import {
   intersectAllowlist,
   isToolAdmittedByProfile,
 } from '../../../src/security/tool-filter.ts';
-import { buildRiskProfile } from '../../helpers/config-builders.ts';
+import { configFromToml } from '../../helpers/test-config.ts';
 
 const ALL = ['shell', 'file_read', 'spawn_subagent', 'delegate', 'github__create_issue', 'model_switch'];
 const filter = (allowedTools: string[] = [], excludedTools: string[] = [], denyAllTools = false) => ({
@@ -45,18 +45,19 @@ describe('intersectAllowlist', () => {
 });
 
 describe('isToolAdmittedByProfile (spawn_subagent gate)', () => {
-  const admitted = (over: Parameters<typeof buildRiskProfile>[1]) =>
-    isToolAdmittedByProfile(buildRiskProfile('p', over), 'spawn_subagent');
+  /** Whether risk profile `p`, with `keys` (TOML) in its table, admits spawn_subagent. */
+  const admitted = (keys: string) =>
+    isToolAdmittedByProfile(configFromToml(`[risk_profiles.p]\n${keys}`).risk_profiles.p, 'spawn_subagent');
 
   it('admits with an empty allowed_tools list or one naming the tool', () => {
-    expect(admitted({})).toBe(true);
-    expect(admitted({ allowed_tools: ['spawn_subagent'] })).toBe(true);
+    expect(admitted('')).toBe(true);
+    expect(admitted('allowed_tools = ["spawn_subagent"]')).toBe(true);
   });
 
   it('refuses on deny_all_tools, a list without it, or an exclusion', () => {
-    expect(admitted({ deny_all_tools: true })).toBe(false);
-    expect(admitted({ allowed_tools: ['shell'] })).toBe(false);
-    expect(admitted({ excluded_tools: ['spawn_subagent'] })).toBe(false);
+    expect(admitted('deny_all_tools = true')).toBe(false);
+    expect(admitted('allowed_tools = ["shell"]')).toBe(false);
+    expect(admitted('excluded_tools = ["spawn_subagent"]')).toBe(false);
   });
 
   it('does not apply without a resolvable profile', () => {

@@ -12,12 +12,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RiskProfile } from '../../../../src/config/types.ts';
 import type { ToolContext } from '../../../../src/run/tool.ts';
 import { createFileReadTool, FILE_READ_CAP_BYTES } from '../../../../src/tools/builtin/file-read.ts';
 import { createFileWriteTool } from '../../../../src/tools/builtin/file-write.ts';
-import { buildConfig } from '../../../helpers/config-builders.ts';
 import { buildRunContext, createFakeGate, createMemoryBuckets } from '../../../helpers/run-context.ts';
+import { configFromToml, type TomlValue, tomlKeys } from '../../../helpers/test-config.ts';
 
 const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-files-')));
 const ws = join(dataDir, 'workspaces', 'main');
@@ -33,19 +32,26 @@ symlinkSync(join(outside, 'secret.txt'), join(ws, 'sneaky'));
 symlinkSync(outside, join(ws, 'sneaky-dir'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+/** Agent `main` (read access to `docs`' workspace) on risk profile `default`, with `risk`'s keys over its base. */
 function ctx(
-  risk: Partial<RiskProfile> = {},
+  risk: Record<string, TomlValue> = {},
   unrestricted = false,
   gate = createFakeGate('run'),
 ): ToolContext {
-  const config = buildConfig({
-    dataDir,
-    risk_profiles: { default: { forbidden_paths: ['/etc', '/proc', join(ws, 'private')], ...risk } },
-    agents: {
-      main: { workspace: { access: { docs: 'read' }, unrestricted_filesystem: unrestricted } },
-      docs: {},
-    },
-  });
+  const config = configFromToml(
+    `
+[risk_profiles.default]
+${tomlKeys({ forbidden_paths: ['/etc', '/proc', join(ws, 'private')], ...risk })}
+[agents.main]
+risk_profile = "default"
+workspace.access = { docs = "read" }
+workspace.unrestricted_filesystem = ${unrestricted}
+
+[agents.docs]
+risk_profile = "default"
+`,
+    { dataDir },
+  );
   const run = buildRunContext({ config, agentAlias: 'main', gate, buckets: createMemoryBuckets() });
   return { run, toolCallId: 'call-1', signal: run.signal };
 }

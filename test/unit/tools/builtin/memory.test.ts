@@ -3,33 +3,38 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RiskProfile } from '../../../../src/config/types.ts';
 import type { ToolContext } from '../../../../src/run/tool.ts';
 import { memorySlug } from '../../../../src/tools/builtin/memory-files.ts';
 import { createMemoryForgetTool } from '../../../../src/tools/builtin/memory-forget.ts';
 import { createMemoryRecallTool } from '../../../../src/tools/builtin/memory-recall.ts';
 import { createMemoryStoreTool } from '../../../../src/tools/builtin/memory-store.ts';
-import { buildConfig } from '../../../helpers/config-builders.ts';
 import { buildRunContext, createMemoryBuckets } from '../../../helpers/run-context.ts';
+import { configFromToml } from '../../../helpers/test-config.ts';
 
 const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-memory-')));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const config = buildConfig({
-  dataDir,
-  risk_profiles: { default: {}, ro: { level: 'readonly' } },
-  agents: {
-    main: { workspace: { read_memory_from: ['research'] } },
-    research: {},
-    finance: {},
-    viewer: { risk_profile: 'ro', workspace: { read_memory_from: ['main'] } },
-  },
-});
+const config = configFromToml(
+  `
+[risk_profiles.default]
+[risk_profiles.ro]
+level = "readonly"
 
-function ctx(
-  alias: string,
-  over: { memoryAllowlist?: string[]; risk?: Partial<RiskProfile> } = {},
-): ToolContext {
+[agents.main]
+risk_profile = "default"
+workspace.read_memory_from = ["research"]
+[agents.research]
+risk_profile = "default"
+[agents.finance]
+risk_profile = "default"
+[agents.viewer]
+risk_profile = "ro"
+workspace.read_memory_from = ["main"]
+`,
+  { dataDir },
+);
+
+function ctx(alias: string, over: { memoryAllowlist?: string[] } = {}): ToolContext {
   const run = buildRunContext({ config, agentAlias: alias, buckets: createMemoryBuckets(), ...over });
   return { run, toolCallId: 'c1', signal: run.signal };
 }

@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GateOutcome } from '../../../../src/approval/types.ts';
-import type { RiskProfile } from '../../../../src/config/types.ts';
 import { RunAbortedError } from '../../../../src/core/errors.ts';
 import { gitGuardEnv } from '../../../../src/security/git-guard.ts';
 import { probeSandbox } from '../../../../src/security/sandbox/probe.ts';
 import { createShellTool } from '../../../../src/tools/builtin/shell.ts';
-import { buildConfig } from '../../../helpers/config-builders.ts';
 import { buildRunContext, createFakeGate, createMemoryBuckets } from '../../../helpers/run-context.ts';
+import { configFromToml, type TomlValue, tomlKeys } from '../../../helpers/test-config.ts';
 
 const dataDir = realpathSync(mkdtempSync(join(tmpdir(), 'baton-shell-')));
 const ws = join(dataDir, 'workspaces', 'main');
@@ -27,20 +26,21 @@ const MODES = [
 ];
 let sandboxEnabled = false;
 
-function setup(risk: Partial<RiskProfile> = {}, gateOutcome: GateOutcome['kind'] = 'run', timeout = 60) {
-  const config = buildConfig({
-    dataDir,
-    risk_profiles: {
-      default: {
-        allowed_commands: COMMANDS,
-        forbidden_paths: ['/etc', '~/.ssh'],
-        sandbox_enabled: sandboxEnabled,
-        ...risk,
-      },
-    },
-    runtime_profiles: { rt: { shell_timeout_secs: timeout } },
-    agents: { main: { runtime_profile: 'rt' } },
-  });
+/** Agent `main` on risk profile `default` (`risk`'s keys over its base) and a runtime profile with `timeout`. */
+function setup(risk: Record<string, TomlValue> = {}, gateOutcome: GateOutcome['kind'] = 'run', timeout = 60) {
+  const config = configFromToml(
+    `
+[risk_profiles.default]
+${tomlKeys({ allowed_commands: COMMANDS, forbidden_paths: ['/etc', '~/.ssh'], sandbox_enabled: sandboxEnabled, ...risk })}
+[runtime_profiles.rt]
+shell_timeout_secs = ${timeout}
+
+[agents.main]
+risk_profile = "default"
+runtime_profile = "rt"
+`,
+    { dataDir },
+  );
   const gate = createFakeGate(gateOutcome);
   const run = buildRunContext({ config, agentAlias: 'main', gate, buckets: createMemoryBuckets() });
   return { gate, ctx: { run, toolCallId: 'c1', signal: run.signal } };

@@ -4,8 +4,9 @@ import type { Tool, ToolContext } from '../../../../src/run/tool.ts';
 import { ok } from '../../../../src/run/tool.ts';
 import { createToolRegistry } from '../../../../src/run/tool-registry.ts';
 import { boundedChildTools } from '../../../../src/tools/delegate/child-tools.ts';
-import { buildConfig, buildPolicy } from '../../../helpers/config-builders.ts';
+import { buildPolicy } from '../../../helpers/policy.ts';
 import { buildRunContext } from '../../../helpers/run-context.ts';
+import { configFromToml } from '../../../helpers/test-config.ts';
 
 describe('boundedChildTools', () => {
   it("runs the caller's shell under the caller's command policy and sandbox", async () => {
@@ -33,7 +34,7 @@ describe('boundedChildTools', () => {
       grant: null,
     });
     const run = buildRunContext({
-      config: buildConfig({ agents: { main: {} } }),
+      config: configFromToml('[risk_profiles.default]\n[agents.main]\nrisk_profile = "default"'),
       agentAlias: 'main',
       policy: targetPolicy,
     });

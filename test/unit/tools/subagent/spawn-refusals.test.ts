@@ -4,20 +4,25 @@ import { describe, expect, it } from 'vitest';
 import type { RunContext } from '../../../../src/run/run-context.ts';
 import { createToolRegistry } from '../../../../src/run/tool-registry.ts';
 import { createSpawnSubagentTool } from '../../../../src/tools/subagent/spawn-subagent.ts';
-import { buildAgent, buildConfig } from '../../../helpers/config-builders.ts';
 import { buildRunContext } from '../../../helpers/run-context.ts';
+import { configFromToml } from '../../../helpers/test-config.ts';
 
 const neverRuns = async () => {
   throw new Error('the child must not run');
 };
 
-function runFor(riskProfile: Record<string, unknown>): RunContext {
-  const config = buildConfig({
-    risk_profiles: { p: riskProfile },
-    agents: {
-      main: buildAgent('main', '/tmp/baton-spawn', { risk_profile: 'p', model_provider: 'custom.x' }),
-    },
-  });
+/** Agent `main` on risk profile `p`, whose table holds `riskProfile` (TOML keys). */
+function runFor(riskProfile: string): RunContext {
+  const config = configFromToml(
+    `
+[risk_profiles.p]
+${riskProfile}
+[agents.main]
+risk_profile = "p"
+model_provider = "custom.x"
+`,
+    { dataDir: '/tmp/baton-spawn' },
+  );
   return buildRunContext({ config, agentAlias: 'main' });
 }
 
@@ -34,16 +39,16 @@ describe('spawn_subagent refusals', () => {
 
   it('refuses when the configured profile leaves spawn_subagent out, whatever the live policy says', async () => {
     for (const profile of [
-      { deny_all_tools: true },
-      { allowed_tools: ['file_read'] },
-      { excluded_tools: ['spawn_subagent'] },
+      'deny_all_tools = true',
+      'allowed_tools = ["file_read"]',
+      'excluded_tools = ["spawn_subagent"]',
     ]) {
       expect(await call(runFor(profile))).toEqual({ success: false, output: '', error: text });
     }
   });
 
   it('refuses a narrowing override that escalates beyond the parent, with the violation', async () => {
-    const run = runFor({});
+    const run = runFor('');
     const wider = { ...run.policy, autonomy: 'full' as const };
     expect(await call(run, { policy: wider })).toEqual({
       success: false,
@@ -54,7 +59,7 @@ describe('spawn_subagent refusals', () => {
   });
 
   it('refuses a memory allowlist override that widens the parent’s', async () => {
-    const run = runFor({});
+    const run = runFor('');
     expect(await call(run, { memoryAllowlist: ['stranger'] })).toEqual({
       success: false,
       output: '',
