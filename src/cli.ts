@@ -5,7 +5,7 @@ import { agentCommand, type CommandIo } from './cli/agent-command.ts';
 import { approvalsCommand } from './cli/approvals-command.ts';
 import { reloadCommand } from './cli/reload-command.ts';
 import { configCheck, resolveConfigPath } from './config/index.ts';
-import { runRole } from './runtime/run-role.ts';
+import { runRole } from './roles/role-process.ts';
 
 const USAGE = `Usage: baton <command> [options]
 

@@ -8,7 +8,7 @@ import {
   DiscordAPIError,
   RateLimitError,
 } from 'discord.js';
-import { type Button, ChannelRateLimitError } from '../../src/channel/types.ts';
+import { type Button, ChannelRateLimitError } from '../../src/channel-host/types.ts';
 
 /** Discord's limits: 5 buttons per action row, 5 rows per message, 80 characters per label. */
 const BUTTONS_PER_ROW = 5;

@@ -1,6 +1,6 @@
 // Discord as baton speaks it, without discord.js: Markdown as is, the §12.3 card, one id per recipient (a thread
 // is a channel), and the documented limits.
-import type { ChannelDialect } from '../../src/channel/dialect.ts';
+import type { ChannelDialect } from '../../src/channel-host/dialect.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import {
   isDiscordApprovalButton,

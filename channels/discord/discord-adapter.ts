@@ -13,7 +13,7 @@ import {
   type RateLimitData,
   Routes,
 } from 'discord.js';
-import { receiveWithRetry } from '../../src/channel/receive-retry.ts';
+import { receiveWithRetry } from '../../src/channel-host/receive-retry.ts';
 import type {
   ChannelAdapter,
   ChannelHost,
@@ -21,7 +21,7 @@ import type {
   MessageRef,
   OutboundMessage,
   Recipient,
-} from '../../src/channel/types.ts';
+} from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { restCall, toComponents } from './components.ts';

@@ -4,8 +4,8 @@
 // channel, or, for a message in a thread, the thread's own id (a thread is a channel on Discord, and posting to its
 // id lands in the thread). `thread` is therefore never set: each thread is its own conversation.
 import { type ButtonInteraction, type Message, MessageType } from 'discord.js';
-import { attachmentNote } from '../../src/channel/messages.ts';
-import type { InboundAction, InboundMessage } from '../../src/channel/types.ts';
+import { attachmentNote } from '../../src/channel-host/channel-messages.ts';
+import type { InboundAction, InboundMessage } from '../../src/channel-host/types.ts';
 
 export interface Filters {
   /** Guilds served (empty: all). DMs are not guild traffic and pass; peer_groups decide who may talk. */

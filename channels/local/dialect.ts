@@ -1,6 +1,6 @@
 // The local test channel has no platform of its own: text as written (tests read the Markdown source), and
 // Telegram's cards and button data, whose ids it carries as given.
-import { type ChannelDialect, sameChatAndThread, splitRecipient } from '../../src/channel/dialect.ts';
+import { type ChannelDialect, sameChatAndThread, splitRecipient } from '../../src/channel-host/dialect.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import { telegramDialect } from '../telegram/dialect.ts';
 

@@ -8,7 +8,7 @@ import type {
   OutboundMessage,
   ReceiveResult,
   Recipient,
-} from '../../src/channel/types.ts';
+} from '../../src/channel-host/types.ts';
 import { localDialect } from './dialect.ts';
 
 export interface LocalReply {

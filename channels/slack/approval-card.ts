@@ -10,8 +10,8 @@ import {
   escapeAngles,
   isApprovalId,
   plainCardFields,
-} from '../../src/channel/approval-card.ts';
-import type { Button, OutboundMessage } from '../../src/channel/types.ts';
+} from '../../src/channel-host/approval-card.ts';
+import type { Button, OutboundMessage } from '../../src/channel-host/types.ts';
 
 const PREFIX = 'approval_';
 

@@ -1,6 +1,6 @@
 // Slack as baton speaks it, without bolt: mrkdwn, the §12.4 card, `<channel>[:<thread_ts>]` recipients, D… ids
 // for direct messages, and the documented limits.
-import { type ChannelDialect, splitRecipient } from '../../src/channel/dialect.ts';
+import { type ChannelDialect, splitRecipient } from '../../src/channel-host/dialect.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import {
   isSlackApprovalButton,

@@ -2,7 +2,11 @@
 // is verified with the signing secret (v0 HMAC over `v0:<timestamp>:<raw body>`), acknowledged at once (Slack
 // gives 3 s), and handed to the adapter afterwards; a retried delivery maps to the same event id (the inbox dedupes).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ChannelHttpRequest, ChannelHttpResponse, ChannelHttpRoute } from '../../src/channel/types.ts';
+import type {
+  ChannelHttpRequest,
+  ChannelHttpResponse,
+  ChannelHttpRoute,
+} from '../../src/channel-host/types.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import {
   BAD_SIGNATURE_BODY,
@@ -10,7 +14,7 @@ import {
   HTTP_REQUEST_SKIPPED,
   HTTP_WORK_FAILED,
   NOT_STARTED_BODY,
-} from './messages.ts';
+} from './slack-messages.ts';
 
 /** Slack's own bound on a request's age (either direction: clocks drift both ways). */
 export const MAX_TIMESTAMP_SKEW_SECS = 5 * 60;

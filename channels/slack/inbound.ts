@@ -1,7 +1,7 @@
 // Slack events → baton inbound events. Allowlist: plain user messages and file shares; everything else is skipped.
 import { z } from 'zod';
-import { attachmentNote } from '../../src/channel/messages.ts';
-import type { InboundAction, InboundMessage } from '../../src/channel/types.ts';
+import { attachmentNote } from '../../src/channel-host/channel-messages.ts';
+import type { InboundAction, InboundMessage } from '../../src/channel-host/types.ts';
 
 export interface InboundContext {
   /** `slack.<alias>` */

@@ -1,6 +1,6 @@
 // baton outbound messages → Slack chat.postMessage / chat.update arguments (plain text, Block Kit buttons).
 import { type types, webApi } from '@slack/bolt';
-import { type Button, ChannelRateLimitError, type OutboundMessage } from '../../src/channel/types.ts';
+import { type Button, ChannelRateLimitError, type OutboundMessage } from '../../src/channel-host/types.ts';
 import { toSlackMrkdwn } from './slack-mrkdwn.ts';
 
 /**

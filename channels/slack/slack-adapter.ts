@@ -1,14 +1,14 @@
 // The Slack channel on @slack/bolt: Socket Mode or HTTP mode in (messages, mentions, button presses), Web API out.
 import { App, SocketModeReceiver, webApi } from '@slack/bolt';
-import { receiveWithRetry } from '../../src/channel/receive-retry.ts';
-import type { ChannelAdapter, ChannelHost, InboundEvent, MessageRef } from '../../src/channel/types.ts';
+import { receiveWithRetry } from '../../src/channel-host/receive-retry.ts';
+import type { ChannelAdapter, ChannelHost, InboundEvent, MessageRef } from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { boltLogger } from './bolt-logger.ts';
 import { createSlackHttpEndpoint } from './http-mode.ts';
 import { type InboundContext, type Mapped, mapAction, mapMessage } from './inbound.ts';
-import { HTTP_MODE_LISTENING, NO_MODE } from './messages.ts';
 import { isFormattingRejected, mapSendError, messageArgs, SLACK_MAX_MESSAGE_LENGTH } from './outbound.ts';
+import { HTTP_MODE_LISTENING, NO_MODE } from './slack-messages.ts';
 import { guardFrames, keepReconnecting } from './socket-guard.ts';
 
 export interface SlackAdapterOptions {

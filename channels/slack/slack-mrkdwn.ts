@@ -1,6 +1,6 @@
 // Markdown → Slack mrkdwn: *bold*, _italic_, ~strike~, `code`, ```pre```, <url|text>. The model's text is
 // escaped (&, <, >) so it can never form a Slack link or a ping such as <!channel>.
-import { type Block, type Inline, parseMarkdown } from '../../src/channel/markdown/parse.ts';
+import { type Block, type Inline, parseMarkdown } from '../../src/channel-host/markdown/parse.ts';
 
 export function escapeMrkdwn(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

@@ -2,7 +2,7 @@
 // a frame it cannot dispatch, and a reconnect whose apps.connections.open fails for good.
 import type { SocketModeReceiver } from '@slack/bolt';
 import type { Logger } from '../../src/core/logger.ts';
-import { RECONNECT_FAILED, SOCKET_FRAME_SKIPPED } from './messages.ts';
+import { RECONNECT_FAILED, SOCKET_FRAME_SKIPPED } from './slack-messages.ts';
 
 type SocketClient = SocketModeReceiver['client'];
 type FrameHandler = (data: unknown, isBinary: boolean) => unknown;

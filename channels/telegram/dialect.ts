@@ -1,6 +1,6 @@
 // Telegram as baton speaks it, without grammY: HTML markup, the §12.2 card, `<chat>[:<thread>]` recipients,
 // negative ids for groups, and the Bot API's documented limits.
-import { type ChannelDialect, sameChatAndThread, splitRecipient } from '../../src/channel/dialect.ts';
+import { type ChannelDialect, sameChatAndThread, splitRecipient } from '../../src/channel-host/dialect.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import {
   isTelegramApprovalButton,

@@ -8,8 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
-import { CHAT_COMMANDS } from '../../src/channel/commands.ts';
-import { COMMAND_DESCRIPTIONS } from '../../src/channel/messages.ts';
+import { COMMAND_DESCRIPTIONS } from '../../src/channel-host/channel-messages.ts';
+import { CHAT_COMMANDS } from '../../src/channel-host/commands.ts';
 import {
   type Button,
   type ChannelAdapter,
@@ -18,7 +18,7 @@ import {
   type InboundEvent,
   type MessageRef,
   type OutboundMessage,
-} from '../../src/channel/types.ts';
+} from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { telegramDialect } from './dialect.ts';

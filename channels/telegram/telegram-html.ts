@@ -1,6 +1,6 @@
 // Markdown → Telegram's HTML parse mode: only the tags Telegram accepts (b, i, s, code, pre, a, blockquote),
 // and every piece of the model's text escaped, so `<script>` or `<b onclick=…>` in a reply shows as written.
-import { type Block, type Inline, parseMarkdown } from '../../src/channel/markdown/parse.ts';
+import { type Block, type Inline, parseMarkdown } from '../../src/channel-host/markdown/parse.ts';
 
 /** Telegram's HTML escaping: exactly &, < and > (and " inside an attribute). */
 export function escapeHtml(text: string): string {

@@ -1,8 +1,8 @@
 // Telegram update → baton InboundEvent: an allowlist of what becomes a turn or a button press; the rest is
 // skipped with a reason (never thrown), and updates missing what a known kind needs are reported as malformed.
 import { z } from 'zod';
-import { attachmentNote } from '../../src/channel/messages.ts';
-import type { InboundAction, InboundMessage } from '../../src/channel/types.ts';
+import { attachmentNote } from '../../src/channel-host/channel-messages.ts';
+import type { InboundAction, InboundMessage } from '../../src/channel-host/types.ts';
 
 export interface BotIdentity {
   id: number;

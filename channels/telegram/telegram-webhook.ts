@@ -8,7 +8,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Bot, GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
-import type { ChannelHttpRequest, ChannelHttpResponse, ChannelHttpRoute } from '../../src/channel/types.ts';
+import type {
+  ChannelHttpRequest,
+  ChannelHttpResponse,
+  ChannelHttpRoute,
+} from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { sameSecret } from '../../src/core/secret-compare.ts';

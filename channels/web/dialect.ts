@@ -1,6 +1,6 @@
 // The web chat: baton's own page renders the Markdown (src/web), and cards use Telegram's layout and button data;
 // the page shows a card's plain text with its buttons under it.
-import { type ChannelDialect, sameChatAndThread, splitRecipient } from '../../src/channel/dialect.ts';
+import { type ChannelDialect, sameChatAndThread, splitRecipient } from '../../src/channel-host/dialect.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import { telegramDialect } from '../telegram/dialect.ts';
 

@@ -8,7 +8,7 @@ import type {
   OutboundMessage,
   ReceiveResult,
   Recipient,
-} from '../../src/channel/types.ts';
+} from '../../src/channel-host/types.ts';
 import {
   type StoredWebChatEvent,
   storedWebChatEventSchema,
@@ -17,7 +17,7 @@ import {
   type WebChatEvent,
   type WebChatFeedItem,
   type WebChatUser,
-} from '../../src/channel/web-chat.ts';
+} from '../../src/channel-host/web-chat.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
 import { parseRecord } from '../../src/core/redis-record.ts';

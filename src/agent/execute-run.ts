@@ -1,8 +1,8 @@
 // Runs one agent run end to end: system prompt, provider, loop settings from its runtime profile, the loop.
 import { effectiveMaxToolIterations } from '../config/views.ts';
 import type { ChatMessage, ModelProvider } from '../providers/types.ts';
-import type { RunContext } from '../run/run-context.ts';
-import type { ToolRegistry } from '../run/tool-registry.ts';
+import type { RunContext } from '../run-contract/run-context.ts';
+import type { ToolRegistry } from '../run-contract/tool-registry.ts';
 import { DEFAULT_ROOT_REQUEST_TIMEOUT_SECS } from './context-budget.ts';
 import { withRunEvents } from './run-live.ts';
 import { type BudgetRole, type LoopOutput, runAgentLoop } from './run-loop.ts';

@@ -6,7 +6,7 @@
 // tool call. The tool list counts as its JSON. It is an estimate: the answer reserve (context-budget.ts)
 // is the margin for its error.
 import type { ChatMessage, ToolSpec } from '../providers/types.ts';
-import { shortenedToolResult } from './messages.ts';
+import { shortenedToolResult } from './agent-messages.ts';
 
 export const CHARS_PER_TOKEN = 3;
 export const MESSAGE_OVERHEAD_TOKENS = 4;

@@ -4,9 +4,9 @@
 import { summarizeArgs } from '../approval/args-summary.ts';
 import { RunAbortedError } from '../core/errors.ts';
 import type { ToolCall } from '../providers/types.ts';
-import type { RunContext } from '../run/run-context.ts';
-import type { RunEndState } from '../run/run-events.ts';
-import type { ToolResult } from '../run/tool.ts';
+import type { RunContext } from '../run-contract/run-context.ts';
+import type { RunEndState } from '../run-contract/run-events.ts';
+import type { ToolResult } from '../run-contract/tool.ts';
 import { outboundRedactor } from './outbound-redact.ts';
 
 /** How a run ended, read from its error and signal: a time limit aborts with RunAbortedError('timeout'). */

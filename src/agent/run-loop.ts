@@ -1,6 +1,7 @@
 // The model ↔ tool loop of one agent run, until a final answer or max_tool_iterations.
-import type { TreeBudget } from '../control-plane/tree-budget.ts';
+
 import { RunAbortedError } from '../core/errors.ts';
+import type { TreeBudget } from '../delegation/tree-budget.ts';
 import { ProviderChainError, stripThinkBlocks } from '../providers/index.ts';
 import type {
   ChatMessage,
@@ -9,13 +10,13 @@ import type {
   NativeThinking,
   ToolCall,
 } from '../providers/types.ts';
-import type { RunContext } from '../run/run-context.ts';
-import type { ToolResult } from '../run/tool.ts';
-import type { ToolRegistry } from '../run/tool-registry.ts';
+import type { RunContext } from '../run-contract/run-context.ts';
+import type { ToolResult } from '../run-contract/tool.ts';
+import type { ToolRegistry } from '../run-contract/tool-registry.ts';
+import { maxIterationsText, modelRequestTimedOut, TREE_BUDGET_EXHAUSTED } from './agent-messages.ts';
 import { contextBudget, rootRequestTimeoutSecs } from './context-budget.ts';
 import { createDuplicateGuard } from './duplicate-guard.ts';
 import { fitToWindow, type WindowInput } from './history-window.ts';
-import { maxIterationsText, modelRequestTimedOut, TREE_BUDGET_EXHAUSTED } from './messages.ts';
 import { outboundRedactor } from './outbound-redact.ts';
 import { emitModelRequest, withToolEvents } from './run-live.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';

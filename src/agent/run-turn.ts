@@ -1,14 +1,14 @@
 // A top-level turn: one inbound message (channel, API, one-shot CLI) to one agent, as an execution-tree root.
 import type { ApprovalAsker } from '../approval/gate.ts';
-import type { Recipient } from '../channel/types.ts';
+import type { Recipient } from '../channel-host/types.ts';
 import { agentOf, runtimeProfileFor } from '../config/lookup.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
 import { rootCostScope } from '../cost/cost-scope.ts';
 import type { ChatMessage } from '../providers/types.ts';
-import type { RuntimeServices } from '../run/run-context.ts';
-import type { ToolSetOptions } from '../run/tool-registry.ts';
-import { noAgentText } from '../security/messages.ts';
+import type { RuntimeServices } from '../run-contract/run-context.ts';
+import type { ToolSetOptions } from '../run-contract/tool-registry.ts';
+import { noAgentText } from '../security/security-messages.ts';
 import { sessionProviderRef } from '../session/session-model.ts';
 import { historyMessageLimit } from './context-budget.ts';
 import { executeRun } from './execute-run.ts';

@@ -1,10 +1,10 @@
 // Runs one model tool call: duplicate guard → approval gate → argument validation → tool, never throwing.
-import { DENIED_BY_USER, notRunText, OPERATOR_HINT } from '../approval/messages.ts';
+import { DENIED_BY_USER, notRunText, OPERATOR_HINT } from '../approval/approval-messages.ts';
 import { errorMessage, RunAbortedError } from '../core/errors.ts';
 import type { ToolCall } from '../providers/types.ts';
-import type { RunContext } from '../run/run-context.ts';
-import { fail, type Tool, type ToolResult } from '../run/tool.ts';
-import type { ToolRegistry } from '../run/tool-registry.ts';
+import type { RunContext } from '../run-contract/run-context.ts';
+import { fail, type Tool, type ToolResult } from '../run-contract/tool.ts';
+import type { ToolRegistry } from '../run-contract/tool-registry.ts';
 import type { DuplicateGuard } from './duplicate-guard.ts';
 import { duplicateCallText } from './duplicate-guard.ts';
 

@@ -1,5 +1,5 @@
 // What the model sees of a tool result (spec README "What the model sees"), with max_tool_result_chars.
-import type { ToolResult } from '../run/tool.ts';
+import type { ToolResult } from '../run-contract/tool.ts';
 
 export function modelVisibleText(result: ToolResult): string {
   if (result.success || result.error === null) return result.output;

@@ -1,7 +1,7 @@
 // Which failures of a turn may be told to the person in the chat. An allowlist of error types whose message was
 // written for that person (safe summaries, limits); anything else (a parser error, a Redis error, a bug) is
 // internal: the chat gets a short generic text and the log keeps the detail.
-import { TURN_FAILED_INTERNAL, turnFailed } from '../channel/messages.ts';
+import { TURN_FAILED_INTERNAL, turnFailed } from '../channel-host/channel-messages.ts';
 import { CostRefusalError } from '../cost/cost-scope.ts';
 import { ProviderChainError, StrictMixedChainError, setupProblemText } from '../providers/index.ts';
 import { AgentLoopError } from './run-loop.ts';

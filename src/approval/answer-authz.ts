@@ -1,6 +1,6 @@
 // Who may answer an approval (approvals.md §11 checks 1 and 2); pure, so the gateway applies it before the CAS.
-import { channelKind, type DialectOf } from '../channel/dialect.ts';
-import { isApprover, type PeerIdentity } from '../channel/peer-authz.ts';
+import { channelKind, type DialectOf } from '../channel-host/dialect.ts';
+import { isApprover, type PeerIdentity } from '../channel-host/peer-authz.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { ApprovalRecord } from './record.ts';
 

@@ -1,5 +1,5 @@
 // A press or token reply, end to end for the gateway: load, §11 checks, the §10 CAS, and the text to answer with.
-import type { DialectOf } from '../channel/dialect.ts';
+import type { DialectOf } from '../channel-host/dialect.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Catalog } from '../i18n/catalog.ts';

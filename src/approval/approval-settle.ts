@@ -29,7 +29,7 @@ export type SettleResult =
 
 export type SettleMode = 'decide' | 'expire' | 'reap' | 'cancel' | 'undeliverable';
 
-/** The fleet metrics an approval store records into (control-plane MetricsStore fits). */
+/** The fleet metrics an approval store records into (the fleet MetricsStore fits). */
 export interface ApprovalMetrics {
   countApprovalPrompt(channel: string): void;
   observeApprovalSettled(status: SettledStatus, seconds: number): void;

@@ -1,6 +1,6 @@
 // How approval code asks for a card: the gateway holding the channel posts it, or edits it to its outcome (every
 // edit, a decision's included, goes this one way: see README "Architecture"). src/queue implements it.
-import type { Recipient } from '../channel/types.ts';
+import type { Recipient } from '../channel-host/types.ts';
 
 export interface ApprovalDelivery {
   post(channel: string, approvalId: string, to: Recipient): Promise<void>;

@@ -1,15 +1,15 @@
 // Approval prompts as channel messages (approvals.md §12), and the same prompt once decided (§10.8): the card a
 // record shows, the §12.5 text prompt, and the outcome line. Each platform's layout and button data are its
 // dialect's (channels/<kind>/dialect.ts).
-import type { ApprovalCard } from '../channel/approval-card.ts';
-import { escapeAngles, plainCardFields } from '../channel/approval-card.ts';
-import type { ChannelDialect } from '../channel/dialect.ts';
-import type { OutboundMessage } from '../channel/types.ts';
+import type { ApprovalCard } from '../channel-host/approval-card.ts';
+import { escapeAngles, plainCardFields } from '../channel-host/approval-card.ts';
+import type { ChannelDialect } from '../channel-host/dialect.ts';
+import type { OutboundMessage } from '../channel-host/types.ts';
 import { type Catalog, defaultCatalog } from '../i18n/catalog.ts';
 import { operatorLabel } from './operator-label.ts';
 import type { ApprovalRecord } from './record.ts';
 
-export type { ApprovalCard } from '../channel/approval-card.ts';
+export type { ApprovalCard } from '../channel-host/approval-card.ts';
 
 /**
  * `text`: the §12.5 text prompt, the fallback when a platform refuses buttons; it fits any adapter (its markup is

@@ -1,7 +1,7 @@
 // Who is asked, and how (approvals.md §5-§6, §13): the originating chat or the profile's route, a pending record
 // in Redis, a card posted by the gateway holding the channel, and a wait bounded by the expiry and the run.
-import type { DialectOf } from '../channel/dialect.ts';
-import type { Recipient } from '../channel/types.ts';
+import type { DialectOf } from '../channel-host/dialect.ts';
+import type { Recipient } from '../channel-host/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { ApprovalRoute, BatonConfig } from '../config/types.ts';
 import { resolveApproverChannel } from '../config/views.ts';

@@ -1,5 +1,5 @@
 // Approval prompt copy (approvals.md §12.1): catalog texts with their fixed emoji prefixes.
-import type { ApprovalAction } from '../channel/approval-card.ts';
+import type { ApprovalAction } from '../channel-host/approval-card.ts';
 import { type Catalog, defaultCatalog } from '../i18n/catalog.ts';
 
 /** The ack a press or reply gets (§12.1): `✅ Approved`, `✅✅ Always approved`, `❌ Denied`, `⚠️ Unknown action`. */

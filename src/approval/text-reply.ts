@@ -1,5 +1,5 @@
 // Token replies (approvals.md §12.5): `<token> <keyword> [anything]` answers a pending approval of the chat.
-import type { ApprovalAction } from '../channel/approval-card.ts';
+import type { ApprovalAction } from '../channel-host/approval-card.ts';
 
 export interface TokenReply {
   /** Lower-cased: tokens are matched case-insensitively against the chat's token index. */

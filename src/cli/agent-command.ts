@@ -11,7 +11,7 @@ import { connectRedisOrExplain } from '../core/redis.ts';
 import { type CronScheduler, createCronScheduler } from '../queue/cron-scheduler.ts';
 import { createDelegationServices, type DelegationHandle } from '../queue/delegate-queue.ts';
 import { createDelegateWorker, type DelegateWorker } from '../queue/delegate-worker.ts';
-import { createRuntimeServices } from '../runtime/services.ts';
+import { createRuntimeServices } from '../roles/services.ts';
 
 export interface AgentCommandArgs {
   configPath: string;

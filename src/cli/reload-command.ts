@@ -1,8 +1,8 @@
 // `baton reload`: asks every process of the deployment (same Redis prefix) to reload its own config file.
 import { loadConfigFile } from '../config/index.ts';
 import { ackApplied, ackRejected, ackRestartOnly, reloadAcknowledged } from '../config/reload-messages.ts';
-import { requestDeploymentReload } from '../control-plane/reload-bus.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
+import { requestDeploymentReload } from '../fleet/reload-bus.ts';
 import type { CommandIo } from './agent-command.ts';
 
 export async function reloadCommand(

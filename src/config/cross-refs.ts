@@ -1,6 +1,5 @@
 // Step 5 of loading: the cross-reference errors of spec/config.md §16, in the spec's order per agent.
 
-import { hasEntry as has } from './lookup.ts';
 import {
   channelMissing,
   cronJobMissing,
@@ -9,7 +8,8 @@ import {
   delegateEmpty,
   delegateSelf,
   riskProfileMissing,
-} from './messages.ts';
+} from './config-messages.ts';
+import { hasEntry as has } from './lookup.ts';
 import { formatPath } from './toml-path.ts';
 import type { BatonConfig, Diagnostic } from './types.ts';
 

@@ -1,7 +1,8 @@
 // Ids that end up in file paths, URLs, Redis keys and BullMQ job ids: table keys the operator writes are checked
 // against an allowlist here, so `[agents."../../x"]` cannot name a workspace outside the data dir (§3 texts).
+
+import { idPattern, invalid } from './config-messages.ts';
 import { ownEntry } from './lookup.ts';
-import { idPattern, invalid } from './messages.ts';
 import { formatPath, isTable } from './toml-path.ts';
 import type { Diagnostic } from './types.ts';
 

@@ -1,5 +1,5 @@
 // Step 2 of loading: `${NAME}` secret interpolation over every string value (spec/config.md §2).
-import { envNotSet, invalid } from './messages.ts';
+import { envNotSet, invalid } from './config-messages.ts';
 import { formatPath, isTable, type PathSegment } from './toml-path.ts';
 import type { Diagnostic } from './types.ts';
 

@@ -3,10 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { parse, TomlError } from 'smol-toml';
 import type { z } from 'zod';
 import { MIN_REDACT_LENGTH, REDACTED, tooShortToRedact } from '../core/redact.ts';
-import { heldCredentials, secretSet } from './credentials.ts';
-import { checkCrossRefs } from './cross-refs.ts';
-import { checkIds } from './ids.ts';
-import { interpolate } from './interpolate.ts';
 import {
   cannotReadFile,
   credentialTooShort,
@@ -16,7 +12,11 @@ import {
   unknownKey,
   unsupportedSchemaVersion,
   warningText,
-} from './messages.ts';
+} from './config-messages.ts';
+import { heldCredentials, secretSet } from './credentials.ts';
+import { checkCrossRefs } from './cross-refs.ts';
+import { checkIds } from './ids.ts';
+import { interpolate } from './interpolate.ts';
 import { normalise } from './normalise.ts';
 import { checkRules } from './rules.ts';
 import {

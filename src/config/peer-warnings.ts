@@ -1,6 +1,6 @@
 // Peer entries that can never match (config.md §13): a bare entry is a user id, matched exactly, so one that
 // cannot be an id on its platform was almost surely meant as a username (matched by older baton).
-import { bareEntryNotAnId } from './messages.ts';
+import { bareEntryNotAnId } from './config-messages.ts';
 import type { BatonConfig } from './types.ts';
 
 /** The user-id shape of each platform; a type not listed (the local channel) takes any id. */

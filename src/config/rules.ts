@@ -2,7 +2,6 @@
 // They read the raw document rather than the zod output so that they still report when a sibling key has
 // a type error: every diagnostic of every step is collected, not just the first.
 
-import { ownEntry } from './lookup.ts';
 import {
   API_TOKEN_REQUIRED,
   APPROVER_CHANNEL_REQUIRED,
@@ -12,7 +11,8 @@ import {
   SLACK_MODE_REQUIRED,
   telegramWebhookUrl,
   WEBHOOK_SECRET_REQUIRED,
-} from './messages.ts';
+} from './config-messages.ts';
+import { ownEntry } from './lookup.ts';
 import { formatPath, isTable } from './toml-path.ts';
 import type { Diagnostic } from './types.ts';
 

@@ -1,6 +1,6 @@
 // Shape of [agents.<alias>], including both `delegates` entry forms (spec/config.md §9, §9.1).
 import { z } from 'zod';
-import { DELEGATE_UNKNOWN_FIELD } from './messages.ts';
+import { DELEGATE_UNKNOWN_FIELD } from './config-messages.ts';
 import { bool, enumOf, reissue, str, strArray, table, tableOf, typeError } from './schema-kit.ts';
 import { isTable } from './toml-path.ts';
 import type { DelegateMode } from './types.ts';

@@ -1,6 +1,6 @@
 // Shape of [channels.<type>.<alias>] for telegram, discord, slack and web (spec/config.md §12).
 import type { z } from 'zod';
-import { TELEGRAM_SECRET_PATTERN } from './messages.ts';
+import { TELEGRAM_SECRET_PATTERN } from './config-messages.ts';
 import { accepted, bool, nonNegInt, str, strArray, table, tableOf } from './schema-kit.ts';
 
 // Only approval_timeout_secs has a per-type default, so the common keys are built per type.

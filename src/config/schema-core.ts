@@ -1,6 +1,6 @@
 // Shapes of baton's own sections: [redis], [gateway], [worker] (spec/config.md §15).
 import type { z } from 'zod';
-import { REDIS_PREFIX_PATTERN } from './messages.ts';
+import { REDIS_PREFIX_PATTERN } from './config-messages.ts';
 import { enumOf, intAtLeast, intBetween, nonNegInt, str, table } from './schema-kit.ts';
 
 export const redisSchema = table({

@@ -1,6 +1,6 @@
 // Shapes of [cron.<alias>] and its `schedule` forms, and of [peer_groups.<name>] (spec/config.md §13–§14).
 import { z } from 'zod';
-import { RFC3339_REQUIRED, unknownTimeZone } from './messages.ts';
+import { RFC3339_REQUIRED, unknownTimeZone } from './config-messages.ts';
 import {
   accepted,
   bool,

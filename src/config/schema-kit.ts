@@ -1,6 +1,6 @@
 // zod building blocks whose issues carry the exact reasons of spec/config.md §3 (type, negative, enum).
 import { z } from 'zod';
-import { atLeast, between, enumReason, NOT_NEGATIVE, REQUIRED, typeReason } from './messages.ts';
+import { atLeast, between, enumReason, NOT_NEGATIVE, REQUIRED, typeReason } from './config-messages.ts';
 import { isTable, kindOf } from './toml-path.ts';
 
 /** Error callback for a schema's own type check: a missing key reads `required`, anything else names both kinds. */

@@ -1,6 +1,6 @@
 // Shapes of [risk_profiles.<p>] and [runtime_profiles.<p>] (spec/config.md §10–§11).
 import type { z } from 'zod';
-import { TREE_ITERATIONS_AT_LEAST_1 } from './messages.ts';
+import { TREE_ITERATIONS_AT_LEAST_1 } from './config-messages.ts';
 import {
   arrayOf,
   bool,

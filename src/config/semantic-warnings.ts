@@ -1,6 +1,5 @@
 // Semantic warnings: references and settings that load but will not do what they say (spec/config.md §9–§16).
 
-import { hasEntry as has } from './lookup.ts';
 import {
   approverChannelNotLive,
   CRON_NOT_LISTED,
@@ -11,7 +10,8 @@ import {
   SHELL_JOB_UNSUPPORTED,
   sandboxBackendUnsupported,
   warningText,
-} from './messages.ts';
+} from './config-messages.ts';
+import { hasEntry as has } from './lookup.ts';
 import { peerEntryWarnings } from './peer-warnings.ts';
 import { formatPath } from './toml-path.ts';
 import { type BatonConfig, type Diagnostic, SUPPORTED_SANDBOX_BACKENDS } from './types.ts';

@@ -1,6 +1,6 @@
 // Step 3 of loading for one section: run its zod schema, turning issues into spec diagnostics (§3).
 import type { z } from 'zod';
-import { invalid, unknownKey } from './messages.ts';
+import { invalid, unknownKey } from './config-messages.ts';
 import { formatPath, isTable } from './toml-path.ts';
 import type { Diagnostic } from './types.ts';
 

@@ -1,10 +1,10 @@
 // The §15 cost checks of a hop, and the atomic check-and-reserve before each model request.
 import { runtimeProfileFor } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
-import type { CostScope } from '../run/cost-contract.ts';
-import { currentConfig } from '../run/live-services.ts';
-import type { RuntimeServices } from '../run/run-context.ts';
-import { costRefusal, rootLimitRefusal } from './messages.ts';
+import type { CostScope } from '../run-contract/cost-contract.ts';
+import { currentConfig } from '../run-contract/live-services.ts';
+import type { RuntimeServices } from '../run-contract/run-context.ts';
+import { costRefusal, rootLimitRefusal } from './cost-messages.ts';
 import { dollars, routeThresholds, sharedLimits, shownSpend } from './shared-limits.ts';
 
 /** An agent's own daily ceiling in micro-dollars: `0` means the global daily limit. */

@@ -2,9 +2,9 @@
 import { modelRateOf, providerOf } from '../config/lookup.ts';
 import type { BatonConfig, DelegateMode } from '../config/types.ts';
 import type { ModelResponse } from '../providers/types.ts';
-import type { CostEntry, CostScope } from '../run/cost-contract.ts';
-import { currentConfig } from '../run/live-services.ts';
-import type { RunContext, RunObserver, RuntimeServices } from '../run/run-context.ts';
+import type { CostEntry, CostScope } from '../run-contract/cost-contract.ts';
+import { currentConfig } from '../run-contract/live-services.ts';
+import type { RunContext, RunObserver, RuntimeServices } from '../run-contract/run-context.ts';
 import { reserveCostSlot } from './cost-checks.ts';
 import { priceResponse, priceToolCall } from './pricing.ts';
 import { logRoutedDown, logWarnCrossings, warnIfLimitReached, warnThresholds } from './shared-limits.ts';

@@ -4,8 +4,8 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
-import type { CostLedger } from '../run/cost-contract.ts';
-import { unreadableCounter } from './messages.ts';
+import type { CostLedger } from '../run-contract/cost-contract.ts';
+import { unreadableCounter } from './cost-messages.ts';
 import { utcPeriods } from './pricing.ts';
 
 const reserveCost = loadRedisScript(join(import.meta.dirname, 'lua', 'reserve-cost-var.lua'));

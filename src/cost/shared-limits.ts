@@ -2,10 +2,10 @@
 import type { CostConfig } from '../config/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import type { CostLedger, RecordResult } from '../run/cost-contract.ts';
-import { currentConfig } from '../run/live-services.ts';
-import type { RunContext } from '../run/run-context.ts';
-import { routedDown, type SharedPeriod, warnAtPercentCrossed, warnModeProceeds } from './messages.ts';
+import type { CostLedger, RecordResult } from '../run-contract/cost-contract.ts';
+import { currentConfig } from '../run-contract/live-services.ts';
+import type { RunContext } from '../run-contract/run-context.ts';
+import { routedDown, type SharedPeriod, warnAtPercentCrossed, warnModeProceeds } from './cost-messages.ts';
 
 interface Totals {
   day: number;

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { recipientSchema } from '../channel/types.ts';
+import { recipientSchema } from '../channel-host/types.ts';
 import { createSilentLogger, type Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import type { NewToolCronJob, ToolCronJob } from './types.ts';

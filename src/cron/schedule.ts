@@ -1,6 +1,6 @@
 // Checks a schedule before it is stored (tool-created jobs): time zone, interval, one-off instant, expression.
 import type { CronSchedule } from '../config/types.ts';
-import { scheduleErrors } from './messages.ts';
+import { scheduleErrors } from './cron-messages.ts';
 
 /** Checks a cron expression in a time zone; returns the reason it is invalid, or null. */
 export type CronExpressionCheck = (expr: string, tz: string) => string | null;

@@ -1,5 +1,5 @@
 // The cron contract the tools and the runtime share: tool-created job records and the CronControl seam.
-import type { Recipient } from '../channel/types.ts';
+import type { Recipient } from '../channel-host/types.ts';
 import type { CronSchedule } from '../config/types.ts';
 
 /** A job created by cron_add: stored in Redis, owned by the calling agent, delivered to a chat. */

@@ -13,7 +13,7 @@ import {
   type RunEvent,
   type RunEventSink,
   runEventSchema,
-} from '../run/run-events.ts';
+} from '../run-contract/run-events.ts';
 
 const appendEvents = loadRedisScript(join(import.meta.dirname, 'lua', 'append-run-events-2.lua'));
 

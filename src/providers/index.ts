@@ -2,10 +2,10 @@
 export { isSupportedType, providerCreateError, SUPPORTED_PROVIDER_TYPES } from './candidates.ts';
 export type { FailureEvent } from './failure-summary.ts';
 export { formatFailureSummary, ProviderChainError } from './failure-summary.ts';
-export { setupProblemText } from './messages.ts';
 export { modelChoice } from './model-selection.ts';
 export type { ProviderChainOptions } from './provider-chain.ts';
 export { createProviderChain } from './provider-chain.ts';
+export { setupProblemText } from './provider-messages.ts';
 export type { SetupProblem } from './setup-problem.ts';
 export { stripThinkBlocks } from './think-blocks.ts';
 export { STRICT_MIXED_CHAIN_MESSAGE, StrictMixedChainError } from './tool-protocol.ts';

@@ -5,7 +5,7 @@ import { ownEntry } from '../config/lookup.ts';
 import type { ProviderEntry } from '../config/types.ts';
 import { createSilentLogger } from '../core/logger.ts';
 import { type Candidate, resolveCandidates } from './candidates.ts';
-import { modelChoiceLine } from './messages.ts';
+import { modelChoiceLine } from './provider-messages.ts';
 
 const HOSTED_TYPES: ReadonlySet<string> = new Set(['anthropic', 'openai', 'openrouter']);
 

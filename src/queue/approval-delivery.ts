@@ -3,7 +3,7 @@
 // conversation order, so a card never waits behind (or holds up) the replies of the turn that is blocked on it.
 import type { Redis } from 'ioredis';
 import type { ApprovalDelivery } from '../approval/card-delivery.ts';
-import type { Recipient } from '../channel/types.ts';
+import type { Recipient } from '../channel-host/types.ts';
 import { enqueueOutboxEntry } from './reply-outbox.ts';
 
 export function createApprovalDelivery(redis: Redis, prefix: string): ApprovalDelivery {

@@ -2,11 +2,11 @@
 // not run). Sent by whichever process settled the task, once per task id (the outbox's idempotency key), to the
 // conversation the task belongs to; none for cron or CLI tasks, or where the channel turned notices off.
 import type { Redis } from 'ioredis';
-import { conversationRecipient } from '../channel/types.ts';
+import { conversationRecipient } from '../channel-host/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
-import type { TaskRecord } from '../control-plane/task-records.ts';
-import { backgroundNoticeText } from '../live/messages.ts';
+import type { TaskRecord } from '../delegation/task-records.ts';
+import { backgroundNoticeText } from '../live/live-messages.ts';
 import { enqueueOutboxEntry } from './reply-outbox.ts';
 
 export async function sendBackgroundNotice(

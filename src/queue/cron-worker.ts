@@ -1,14 +1,14 @@
 // Runs cron fires: each is one run_agent_job, its success posted to the job's chat once per fire.
 import { type Job, Worker } from 'bullmq';
-import type { OutboxWriter, Recipient } from '../channel/types.ts';
+import type { OutboxWriter, Recipient } from '../channel-host/types.ts';
 import { cronJobOf } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { createFireClaims, type FireClaims } from '../cron/fire-claims.ts';
 import { type CronJobRegistry, createCronJobRegistry } from '../cron/job-registry.ts';
 import { cronOwnerOf, toolJobConfig } from '../cron/owners.ts';
-import { currentConfig } from '../run/live-services.ts';
-import type { RuntimeServices } from '../run/run-context.ts';
+import { currentConfig } from '../run-contract/live-services.ts';
+import type { RuntimeServices } from '../run-contract/run-context.ts';
 import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
 import { type FirePayload, fireDeliveryKey, firePayloadSchema, toolAtJobId } from './cron-fire.ts';

@@ -1,12 +1,12 @@
 // The background-delegation queue client: enqueue, job state, removal, cross-process cancel and settle events.
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { type AbortBus, createAbortBus } from '../control-plane/abort-bus.ts';
-import { createDelegateTasks } from '../control-plane/delegate-tasks.ts';
-import type { DelegateJobState, DelegationServices } from '../control-plane/delegation-services.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
-import { CANCELLED_BY_USER } from '../tools/delegate/messages.ts';
+import { createDelegateTasks } from '../delegation/delegate-tasks.ts';
+import type { DelegateJobState, DelegationServices } from '../delegation/delegation-services.ts';
+import { type AbortBus, createAbortBus } from '../fleet/abort-bus.ts';
+import { CANCELLED_BY_USER } from '../tools/delegate/delegate-messages.ts';
 import { queueConnection } from './connection.ts';
 import { DELEGATE_QUEUE } from './names.ts';
 

@@ -1,11 +1,11 @@
 // The BullMQ worker of the `delegate` queue: runs background delegations, aborts them on cancel or shutdown.
 import { Worker } from 'bullmq';
 import { executeRun } from '../agent/execute-run.ts';
-import { delegateJobPayloadSchema } from '../control-plane/delegation-services.ts';
 import { errorMessage } from '../core/errors.ts';
-import { turnServices } from '../run/live-services.ts';
-import type { RuntimeServices } from '../run/run-context.ts';
-import { WORKER_SHUTDOWN } from '../tools/delegate/messages.ts';
+import { delegateJobPayloadSchema } from '../delegation/delegation-services.ts';
+import { turnServices } from '../run-contract/live-services.ts';
+import type { RuntimeServices } from '../run-contract/run-context.ts';
+import { WORKER_SHUTDOWN } from '../tools/delegate/delegate-messages.ts';
 import { runBackgroundTask } from '../tools/delegate/run-background.ts';
 import { sendBackgroundNotice } from './background-notice.ts';
 import { closeWorker } from './close-worker.ts';

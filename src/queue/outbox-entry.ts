@@ -2,7 +2,7 @@
 // stream. Lua writes it through outbox-entry.fragment.lua from the ARGV block built here; the gateway parses it
 // back here. Nothing else knows the field names.
 import { z } from 'zod';
-import { type Recipient, type ReplyOrder, recipientSchema } from '../channel/types.ts';
+import { type Recipient, type ReplyOrder, recipientSchema } from '../channel-host/types.ts';
 
 /** An approval card to post or edit (approvals.md §10, §12): the gateway loads the record and renders it. */
 export interface ApprovalCardRequest {

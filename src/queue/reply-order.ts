@@ -1,7 +1,7 @@
 // Keeps a conversation's replies in order across retries and stalls: reply n waits until reply n-1 has left.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { ReplyOrder } from '../channel/types.ts';
+import type { ReplyOrder } from '../channel-host/types.ts';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { replySentKey } from './names.ts';

@@ -3,7 +3,7 @@
 // trip for many), a turn's reply is queued in the same script that settles its event, and the stream keeps order.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { OutboundMessage, OutboxWriter, Recipient, ReplyOrder } from '../channel/types.ts';
+import type { OutboundMessage, OutboxWriter, Recipient, ReplyOrder } from '../channel-host/types.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
 import { type NewOutboxEntry, outboxEntryArgs } from './outbox-entry.ts';

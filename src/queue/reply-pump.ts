@@ -3,11 +3,11 @@
 // (outbox-keeper.ts: keep-alive and takeover of replies a crashed gateway left unsent).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import type { ChannelAdapter, Recipient } from '../channel/types.ts';
-import type { MetricsStore } from '../control-plane/metrics-store.ts';
+import type { ChannelAdapter, Recipient } from '../channel-host/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
+import type { MetricsStore } from '../fleet/metrics-store.ts';
 import type { ApprovalCardRequest, OutboxEntry } from './outbox-entry.ts';
 import { startOutboxKeeper } from './outbox-keeper.ts';
 import { createOutboxStream, isNoGroupError } from './outbox-stream.ts';

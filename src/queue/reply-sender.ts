@@ -2,11 +2,11 @@
 // retry_after, retried with backoff, resumable after a crash (progress saved per chunk).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { chunkMarkdown } from '../channel/markdown/chunk.ts';
-import { type ChannelAdapter, ChannelRateLimitError } from '../channel/types.ts';
-import type { MetricsStore } from '../control-plane/metrics-store.ts';
+import { chunkMarkdown } from '../channel-host/markdown/chunk.ts';
+import { type ChannelAdapter, ChannelRateLimitError } from '../channel-host/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import type { MetricsStore } from '../fleet/metrics-store.ts';
 import type { OutboxEntry } from './outbox-entry.ts';
 import type { OutboxStream } from './outbox-stream.ts';
 

@@ -15,14 +15,14 @@ import {
   cronPrompt,
   cronSender,
   cronSessionKey,
-} from '../cron/messages.ts';
-import { turnServices } from '../run/live-services.ts';
-import type { RuntimeServices } from '../run/run-context.ts';
-import type { ToolSetOptions } from '../run/tool-registry.ts';
-import { noAgentText, noRiskProfileText } from '../security/messages.ts';
+} from '../cron/cron-messages.ts';
+import { turnServices } from '../run-contract/live-services.ts';
+import type { RuntimeServices } from '../run-contract/run-context.ts';
+import type { ToolSetOptions } from '../run-contract/tool-registry.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
+import { noAgentText, noRiskProfileText } from '../security/security-messages.ts';
 import type { SecurityPolicy } from '../security/types.ts';
-import { spawnFailed, unresolvablePolicy } from '../tools/subagent/messages.ts';
+import { spawnFailed, unresolvablePolicy } from '../tools/subagent/subagent-messages.ts';
 import { MEMORY_TOOLS, SCHEDULER_MUTATION_TOOLS } from '../tools/tool-set.ts';
 
 const LOGGED_OUTPUT_CHARS = 4000;

@@ -3,10 +3,10 @@ import { basename, isAbsolute, join } from 'node:path';
 import { assessArgv, type CommandClass } from './command-risk.ts';
 import { commandsEquivalent } from './escalation.ts';
 import { isExecConfigPath, writesExecConfig } from './exec-config.ts';
-import { command as text } from './messages.ts';
 import { checkPath, type PathDenial, type PathPolicy } from './path-guard.ts';
 import { isWithin, realpathNearest } from './paths.ts';
 import { followsLinksRecursively } from './risk/symlink-readers.ts';
+import { command as text } from './security-messages.ts';
 import { splitCommand } from './shell-lexer.ts';
 import type { CommandRisk, SecurityPolicy } from './types.ts';
 

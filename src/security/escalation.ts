@@ -1,7 +1,7 @@
 // The narrowing validator (subagents.md §10): a child policy may only narrow its parent's, axis by axis.
 import type { Autonomy } from '../config/types.ts';
-import { memoryAllowlistEscalation, escalation as text } from './messages.ts';
 import { isContainedPath } from './paths.ts';
+import { memoryAllowlistEscalation, escalation as text } from './security-messages.ts';
 import type { SecurityPolicy } from './types.ts';
 
 const AUTONOMY_RANK: Record<Autonomy, number> = { readonly: 0, supervised: 1, full: 2 };

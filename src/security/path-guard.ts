@@ -1,7 +1,7 @@
 // Path policy for file and shell tools: workspace and allowed roots, read-/write-only roots, forbidden paths, symlinks.
 import { resolve } from 'node:path';
-import { paths as text } from './messages.ts';
 import { absolutePath, expandHome, isWithin, realpathNearest, realpathOr } from './paths.ts';
+import { paths as text } from './security-messages.ts';
 import type { SecurityPolicy } from './types.ts';
 
 /** `any` is for shell arguments, where the tool cannot tell a read from a write. */

@@ -2,8 +2,8 @@
 import { resolve } from 'node:path';
 import { agentOf, riskProfileFor, runtimeProfileFor } from '../config/lookup.ts';
 import type { AgentConfig, BatonConfig, RiskProfile } from '../config/types.ts';
-import { noAgentText, noRiskProfileText } from './messages.ts';
 import { absolutePath } from './paths.ts';
+import { noAgentText, noRiskProfileText } from './security-messages.ts';
 import type { SandboxSettings, SecurityPolicy } from './types.ts';
 
 interface AccessRoots {

@@ -1,5 +1,5 @@
 // Quote-aware splitting of a command line into an argument vector, refusing anything that would need a shell.
-import { command as text } from './messages.ts';
+import { command as text } from './security-messages.ts';
 
 export type LexResult = { ok: true; argv: string[] } | { ok: false; error: string };
 

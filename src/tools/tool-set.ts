@@ -1,9 +1,9 @@
 // Builds the tool set of one run: every tool baton has, then the filters of subagents.md §6.
 import { executeRun } from '../agent/execute-run.ts';
 import { channelOf } from '../config/lookup.ts';
-import type { RunContext } from '../run/run-context.ts';
-import type { Tool } from '../run/tool.ts';
-import { createToolRegistry, type ToolRegistry, type ToolSetOptions } from '../run/tool-registry.ts';
+import type { RunContext } from '../run-contract/run-context.ts';
+import type { Tool } from '../run-contract/tool.ts';
+import { createToolRegistry, type ToolRegistry, type ToolSetOptions } from '../run-contract/tool-registry.ts';
 import { filterToolNames, intersectAllowlist } from '../security/tool-filter.ts';
 import { createFileReadTool } from './builtin/file-read.ts';
 import { createFileWriteTool } from './builtin/file-write.ts';

@@ -6,7 +6,7 @@ import { isLoopbackHost } from '../config/rules.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import { sameSecret } from '../core/secret-compare.ts';
-import { isAssetPath, isBrowserPath, pathOf } from '../gateway/auth.ts';
+import { isAssetPath, isBrowserPath, pathOf } from '../ops-api/auth.ts';
 import { CROSS_SITE, CSRF_MISSING, NOT_SIGNED_IN } from './auth-messages.ts';
 import { createLocalSessions } from './local-session.ts';
 import { registerLoginRoutes } from './login-routes.ts';

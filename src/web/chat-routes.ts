@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { WebChatEndpoint, WebChatUser } from '../channel/web-chat.ts';
+import type { WebChatEndpoint, WebChatUser } from '../channel-host/web-chat.ts';
 import type { Logger } from '../core/logger.ts';
 import { NOT_SIGNED_IN } from './auth-messages.ts';
 import { BAD_ACTION, BAD_MESSAGE, NOT_ACCEPTED, noChat } from './chat-messages.ts';

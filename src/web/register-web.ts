@@ -3,7 +3,7 @@
 // Each feature adds its own line here (auth first: its onRequest hook guards every browser path).
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { WebChatEndpoint } from '../channel/web-chat.ts';
+import type { WebChatEndpoint } from '../channel-host/web-chat.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import { registerAssets } from './assets-route.ts';

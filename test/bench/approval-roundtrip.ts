@@ -11,9 +11,9 @@ import { createLocalChannel, type LocalReply } from '../../channels/local/local-
 import { approvalKeys } from '../../src/approval/record.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
-import { createChannelAdapters } from '../../src/runtime/channel-adapters.ts';
-import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
-import { startWorkerRole } from '../../src/runtime/worker-role.ts';
+import { createChannelAdapters } from '../../src/roles/channel-adapters.ts';
+import { startGatewayRole } from '../../src/roles/gateway-role.ts';
+import { startWorkerRole } from '../../src/roles/worker-role.ts';
 import type { FakeTelegram } from '../fakes/telegram-server.ts';
 import type { TgMessage } from '../fakes/telegram-wire.ts';
 import { deletePrefix, uniquePrefix } from '../helpers/redis.ts';

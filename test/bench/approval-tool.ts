@@ -2,8 +2,8 @@
 // answers `done`; the tool stamps the moment its execute() begins, which is where the measured interval ends.
 import { z } from 'zod';
 import type { ModelProvider } from '../../src/providers/types.ts';
-import { ok, type Tool } from '../../src/run/tool.ts';
-import { type BuildToolSet, createToolRegistry } from '../../src/run/tool-registry.ts';
+import { ok, type Tool } from '../../src/run-contract/tool.ts';
+import { type BuildToolSet, createToolRegistry } from '../../src/run-contract/tool-registry.ts';
 import { buildToolSet } from '../../src/tools/tool-set.ts';
 
 export const MARK_TOOL = 'bench_mark';

@@ -1,10 +1,11 @@
 // Dashboard page times: GET of the transcript page of a 10,000-message session (newest page and an older one)
 // and of the sessions list with 1,000 sessions, over HTTP on Redis; beside it the raw Redis read of one page
 // (MULTI LLEN + LRANGE 50) as the floor the page is compared with.
-import { createAbortBus } from '../../src/control-plane/abort-bus.ts';
-import { createRunningTurns } from '../../src/control-plane/running-turns.ts';
+
 import { createSilentLogger } from '../../src/core/logger.ts';
-import { createSessionAbort } from '../../src/gateway/session-abort.ts';
+import { createAbortBus } from '../../src/fleet/abort-bus.ts';
+import { createRunningTurns } from '../../src/fleet/running-turns.ts';
+import { createSessionAbort } from '../../src/fleet/session-abort.ts';
 import { historyKeys } from '../../src/session/history-store.ts';
 import { transcriptUrl } from '../../src/web/sessions/session-url.ts';
 import { startDashboard } from '../helpers/dashboard-server.ts';

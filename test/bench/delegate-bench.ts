@@ -1,6 +1,6 @@
 // delegate benchmarks: parallel fan-out against a single target, and await_sessions wake-up latency.
-import { createDelegateTasks } from '../../src/control-plane/delegate-tasks.ts';
-import type { ToolResult } from '../../src/run/tool.ts';
+import { createDelegateTasks } from '../../src/delegation/delegate-tasks.ts';
+import type { ToolResult } from '../../src/run-contract/tool.ts';
 import { buildToolSet } from '../../src/tools/tool-set.ts';
 import { type AgentHarness, createAgentHarness } from '../helpers/agent-harness.ts';
 import { startHarnessDelegateWorker } from '../helpers/delegate-worker.ts';

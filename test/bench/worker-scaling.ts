@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalChannel } from '../../channels/local/local-adapter.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
-import { startGatewayRole } from '../../src/runtime/gateway-role.ts';
+import { startGatewayRole } from '../../src/roles/gateway-role.ts';
 import { startFakeModelServer } from '../fakes/model-server.ts';
 import { type BatonProcess, startBaton } from '../helpers/baton-process.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.ts';

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApprovalStore } from '../../src/approval/approval-store.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
-import { READ_ONLY_NOTE } from '../../src/web/ops/messages.ts';
+import { READ_ONLY_NOTE } from '../../src/web/ops/ops-page-messages.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
 import {

@@ -3,8 +3,8 @@
 // the status change arrives by the page's own polling.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDelegateTasks } from '../../src/control-plane/delegate-tasks.ts';
-import { CANCELLED_BY_USER, cancelledRunning } from '../../src/tools/delegate/messages.ts';
+import { createDelegateTasks } from '../../src/delegation/delegate-tasks.ts';
+import { CANCELLED_BY_USER, cancelledRunning } from '../../src/tools/delegate/delegate-messages.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, LOCAL_PEERS, type RuntimeHarness } from '../helpers/runtime-harness.ts';
 import { waitFor } from '../helpers/wait.ts';

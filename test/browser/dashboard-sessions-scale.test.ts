@@ -2,10 +2,10 @@
 // a time (sizes and counts asserted, not times; `npm run bench` times them).
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAbortBus } from '../../src/control-plane/abort-bus.ts';
-import { createRunningTurns } from '../../src/control-plane/running-turns.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
-import { createSessionAbort } from '../../src/gateway/session-abort.ts';
+import { createAbortBus } from '../../src/fleet/abort-bus.ts';
+import { createRunningTurns } from '../../src/fleet/running-turns.ts';
+import { createSessionAbort } from '../../src/fleet/session-abort.ts';
 import { transcriptUrl } from '../../src/web/sessions/session-url.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { type DashboardServer, startDashboard } from '../helpers/dashboard-server.ts';

@@ -3,10 +3,15 @@
 // and a running turn is aborted after a confirmation.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TURN_ABORTED } from '../../src/channel/messages.ts';
-import { conversationId } from '../../src/channel/types.ts';
-import { runningTurnsKey } from '../../src/control-plane/running-turns.ts';
-import { ABORT_CONFIRM, ABORT_SENT, STATE_ABORTED, STATE_RUNNING } from '../../src/web/sessions/messages.ts';
+import { TURN_ABORTED } from '../../src/channel-host/channel-messages.ts';
+import { conversationId } from '../../src/channel-host/types.ts';
+import { runningTurnsKey } from '../../src/fleet/running-turns.ts';
+import {
+  ABORT_CONFIRM,
+  ABORT_SENT,
+  STATE_ABORTED,
+  STATE_RUNNING,
+} from '../../src/web/sessions/session-page-messages.ts';
 import { transcriptUrl } from '../../src/web/sessions/session-url.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, localPeers, type RuntimeHarness } from '../helpers/runtime-harness.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../src/config/index.ts';
-import { requestDeploymentReload } from '../../src/control-plane/reload-bus.ts';
+import { requestDeploymentReload } from '../../src/fleet/reload-bus.ts';
 import { type BatonProcess, startBaton } from '../helpers/baton-process.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.ts';

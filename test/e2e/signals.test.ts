@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reloadRequested, shuttingDown, stopped } from '../../src/runtime/messages.ts';
+import { reloadRequested, shuttingDown, stopped } from '../../src/roles/role-messages.ts';
 import { type BatonProcess, startBaton, startProcess } from '../helpers/baton-process.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { processesWith } from '../helpers/proc-scan.ts';

@@ -1,6 +1,6 @@
 // Telegram's side of webhook mode: an Update POSTed as JSON to the webhook URL, with the secret_token given to
 // setWebhook in `X-Telegram-Bot-Api-Secret-Token` (omitted when `secret` is undefined).
-import type { ChannelHttpRequest } from '../../src/channel/types.ts';
+import type { ChannelHttpRequest } from '../../src/channel-host/types.ts';
 import { chatFor, mentionEntities, now, type TgUser, user } from './telegram-wire.ts';
 
 let nextUpdateId = 700_000;

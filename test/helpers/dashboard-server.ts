@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import type { Redis } from 'ioredis';
-import type { AbortSession } from '../../src/gateway/session-abort.ts';
+import type { AbortSession } from '../../src/fleet/session-abort.ts';
 import { registerAssets } from '../../src/web/assets-route.ts';
 import { registerSessionPages } from '../../src/web/sessions/register-session-pages.ts';
 

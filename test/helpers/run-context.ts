@@ -2,11 +2,15 @@
 import type { ApprovalGate, GateOutcome } from '../../src/approval/types.ts';
 import { runtimeProfileFor } from '../../src/config/lookup.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
-import { NO_METRICS } from '../../src/control-plane/metrics-store.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
 import { createTextRedactor } from '../../src/core/redact.ts';
-import { NO_APPROVER_PATHS, type RunContext, type RuntimeServices } from '../../src/run/run-context.ts';
-import { NO_RUN_EVENTS } from '../../src/run/run-events.ts';
+import { NO_METRICS } from '../../src/fleet/metrics-store.ts';
+import {
+  NO_APPROVER_PATHS,
+  type RunContext,
+  type RuntimeServices,
+} from '../../src/run-contract/run-context.ts';
+import { NO_RUN_EVENTS } from '../../src/run-contract/run-events.ts';
 import type { ActionBuckets } from '../../src/security/action-buckets.ts';
 import { buildSecurityPolicy } from '../../src/security/policy.ts';
 import { defaultShellSandbox } from '../../src/security/sandbox/shell-sandbox.ts';

@@ -1,5 +1,5 @@
 // A running delegate task record whose owner stopped beating long ago: what the reaper must mark lost.
-import type { TaskRecord } from '../../src/control-plane/task-records.ts';
+import type { TaskRecord } from '../../src/delegation/task-records.ts';
 
 export function silentRunningTask(taskId: string, over: Partial<TaskRecord> = {}): TaskRecord {
   const old = new Date(Date.now() - 200_000).toISOString();

@@ -2,8 +2,8 @@
 import type { RuntimeProfile } from '../../config/types.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { NativeThinking } from '../../providers/types.ts';
-import type { ThinkingSetting } from '../../run/thinking-setting.ts';
-import { THINKING_PREFIXES } from './messages.ts';
+import type { ThinkingSetting } from '../../run-contract/thinking-setting.ts';
+import { THINKING_PREFIXES } from './thinking-messages.ts';
 
 export type ThinkingLevel = 'minimal' | 'low' | 'medium' | 'high' | 'max';
 

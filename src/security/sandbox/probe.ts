@@ -1,6 +1,6 @@
 // The startup probe: really run `bwrap <the command flags> -- true` once per process and binary, and remember.
 import { execFile } from 'node:child_process';
-import { sandbox as text } from '../messages.ts';
+import { sandbox as text } from '../security-messages.ts';
 import { baseFlags, SEAL_ROOT } from './bwrap-args.ts';
 
 export type SandboxProbe = { ok: true } | { ok: false; reason: string };

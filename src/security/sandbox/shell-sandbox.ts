@@ -1,6 +1,7 @@
 // How a profile's shell commands run: sandboxed, unsandboxed (auto, backend unusable), off, or refused (required).
-import { sandbox as text } from '../messages.ts';
+
 import { absolutePath } from '../paths.ts';
+import { sandbox as text } from '../security-messages.ts';
 import type { SandboxSettings, SecurityPolicy } from '../types.ts';
 import { bwrapArgs } from './bwrap-args.ts';
 import { DEFAULT_BWRAP, probeSandbox, type SandboxProbe } from './probe.ts';

@@ -1,7 +1,7 @@
 // What a worker reports at startup: the probe's result and how each risk profile in use runs shell commands.
 import type { BatonConfig } from '../../config/types.ts';
-import { sandboxLog } from '../messages.ts';
 import { buildSecurityPolicy } from '../policy.ts';
+import { sandboxLog } from '../security-messages.ts';
 import { decideShellMode, type ShellMode, type ShellSandbox } from './shell-sandbox.ts';
 
 export interface SandboxReport {

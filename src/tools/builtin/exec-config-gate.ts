@@ -1,8 +1,8 @@
 // file_write to a file that configures execution is high risk, decided here as the shell tool decides commands.
-import { DENIED_BY_USER, notRunText } from '../../approval/messages.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import { fail, type ToolResult } from '../../run/tool.ts';
-import { paths as text } from '../../security/messages.ts';
+import { DENIED_BY_USER, notRunText } from '../../approval/approval-messages.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import { fail, type ToolResult } from '../../run-contract/tool.ts';
+import { paths as text } from '../../security/security-messages.ts';
 
 const listed = (list: readonly string[], tool: string) => list.includes('*') || list.includes(tool);
 

@@ -1,9 +1,9 @@
 // The file_read tool: reads a text file inside the workspace or allowed roots, never through an escaping symlink.
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { fail, ok, type Tool } from '../../run/tool.ts';
-import { paths as text } from '../../security/messages.ts';
+import { fail, ok, type Tool } from '../../run-contract/tool.ts';
 import { checkPath } from '../../security/path-guard.ts';
+import { paths as text } from '../../security/security-messages.ts';
 import { guardedExecute } from './tool-support.ts';
 
 const NAME = 'file_read';

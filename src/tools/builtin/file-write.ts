@@ -1,10 +1,10 @@
 // The file_write tool: writes a file atomically inside the workspace or writable roots, refusing symlink escapes.
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { fail, ok, type Tool } from '../../run/tool.ts';
+import { fail, ok, type Tool } from '../../run-contract/tool.ts';
 import { writesExecConfig } from '../../security/exec-config.ts';
-import { paths as text } from '../../security/messages.ts';
 import { checkPath } from '../../security/path-guard.ts';
+import { paths as text } from '../../security/security-messages.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { gateExecConfigWrite } from './exec-config-gate.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';

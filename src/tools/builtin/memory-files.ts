@@ -2,7 +2,7 @@
 import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentOf } from '../../config/lookup.ts';
-import type { RunContext } from '../../run/run-context.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 export interface MemoryEntry {

@@ -1,6 +1,6 @@
 // The memory_forget tool: deletes one entry from the agent's own memory (never another agent's).
 import { z } from 'zod';
-import { fail, ok, type Tool } from '../../run/tool.ts';
+import { fail, ok, type Tool } from '../../run-contract/tool.ts';
 import { agentWorkspace, deleteMemory, memorySlug } from './memory-files.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
 

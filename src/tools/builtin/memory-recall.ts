@@ -1,6 +1,6 @@
 // The memory_recall tool: searches the memories of every agent on the run's memory allowlist, best matches first.
 import { z } from 'zod';
-import { fail, ok, type Tool } from '../../run/tool.ts';
+import { fail, ok, type Tool } from '../../run-contract/tool.ts';
 import { agentWorkspace, type MemoryEntry, readMemories } from './memory-files.ts';
 import { guardedExecute } from './tool-support.ts';
 

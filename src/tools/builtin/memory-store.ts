@@ -1,6 +1,6 @@
 // The memory_store tool: saves a note under a key in the agent's own memory.
 import { z } from 'zod';
-import { fail, ok, type Tool } from '../../run/tool.ts';
+import { fail, ok, type Tool } from '../../run-contract/tool.ts';
 import { agentWorkspace, memorySlug, writeMemory } from './memory-files.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
 

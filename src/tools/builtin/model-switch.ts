@@ -1,8 +1,8 @@
 // model_switch: a top-level run switches its model provider for the rest of the session.
 import { z } from 'zod';
-import { providerSwitchedText, unknownProviderText } from '../../agent/messages.ts';
+import { providerSwitchedText, unknownProviderText } from '../../agent/agent-messages.ts';
 import { providerOf } from '../../config/lookup.ts';
-import { fail, ok, type Tool } from '../../run/tool.ts';
+import { fail, ok, type Tool } from '../../run-contract/tool.ts';
 
 const input = z.object({ model_provider: z.string() });
 

@@ -1,12 +1,12 @@
 // The shell tool: one command, parsed to an argument vector and run without a shell under the command policy.
 import { mkdir } from 'node:fs/promises';
 import { z } from 'zod';
-import { DENIED_BY_USER, notRunText } from '../../approval/messages.ts';
+import { DENIED_BY_USER, notRunText } from '../../approval/approval-messages.ts';
 import { RunAbortedError } from '../../core/errors.ts';
-import { fail, ok, type Tool } from '../../run/tool.ts';
+import { fail, ok, type Tool } from '../../run-contract/tool.ts';
 import { checkCommand } from '../../security/command-policy.ts';
 import { gitGuardEnv, gitSafePassthrough, hardenGitArgv } from '../../security/git-guard.ts';
-import { sandbox as sandboxText, command as text } from '../../security/messages.ts';
+import { sandbox as sandboxText, command as text } from '../../security/security-messages.ts';
 import { formatOutput, runArgv } from './shell-runner.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from './tool-support.ts';
 

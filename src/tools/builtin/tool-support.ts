@@ -1,9 +1,9 @@
 // Shared plumbing of the builtin tools: defensive input parsing, read-only refusal, action charging.
 import type { ZodType } from 'zod';
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import { fail, type ToolContext, type ToolResult } from '../../run/tool.ts';
-import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/messages.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import { fail, type ToolContext, type ToolResult } from '../../run-contract/tool.ts';
+import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/security-messages.ts';
 
 export const invalidInputText = (tool: string, detail: string) =>
   `Invalid arguments for tool '${tool}': ${detail}`;

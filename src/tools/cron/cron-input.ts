@@ -1,9 +1,9 @@
 // Parses cron_add's model-facing input into a schedule and a delivery target.
 import { z } from 'zod';
-import type { Recipient } from '../../channel/types.ts';
+import type { Recipient } from '../../channel-host/types.ts';
 import type { CronSchedule } from '../../config/types.ts';
-import { cronTexts } from '../../cron/messages.ts';
-import type { RunContext } from '../../run/run-context.ts';
+import { cronTexts } from '../../cron/cron-messages.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
 import { allowedDeliveryChats, isAllowedDelivery } from './delivery-authority.ts';
 
 const scheduleInput = z.union([

@@ -1,9 +1,9 @@
 // The cron_add, cron_list, cron_remove and cron_run tools: an agent's own schedules, through CronControl.
 import { z } from 'zod';
-import { cronTexts } from '../../cron/messages.ts';
+import { cronTexts } from '../../cron/cron-messages.ts';
 import type { CronControl, CronListEntry } from '../../cron/types.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../../run/tool.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../../run-contract/tool.ts';
 import { chargeAction, guardedExecute, readOnlyBlock } from '../builtin/tool-support.ts';
 import {
   CRON_ADD_PARAMETERS,

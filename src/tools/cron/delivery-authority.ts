@@ -1,5 +1,5 @@
 // Where cron_add may post: the authority a model has over recipients (a chat the bot is in is not enough).
-import type { Recipient } from '../../channel/types.ts';
+import type { Recipient } from '../../channel-host/types.ts';
 import { agentOf, cronJobOf } from '../../config/lookup.ts';
 import type { BatonConfig } from '../../config/types.ts';
 

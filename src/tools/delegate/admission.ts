@@ -1,13 +1,12 @@
 // Argument checks and the ordered admission of synchronous and background delegations (delegate.md §6.1–§6.2, §11.1).
 import { rootCostScope } from '../../cost/cost-scope.ts';
-import type { DelegateCapability } from '../../run/delegate-capability.ts';
-import type { AdmittedTarget, CallerView } from '../../run/delegation-view.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import { taskScopeOf } from '../../run/task-scope.ts';
-import { fail, type ToolResult } from '../../run/tool.ts';
-import type { ToolRegistry } from '../../run/tool-registry.ts';
-import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/messages.ts';
-import { admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
+import type { DelegateCapability } from '../../run-contract/delegate-capability.ts';
+import type { AdmittedTarget, CallerView } from '../../run-contract/delegation-view.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import { taskScopeOf } from '../../run-contract/task-scope.ts';
+import { fail, type ToolResult } from '../../run-contract/tool.ts';
+import type { ToolRegistry } from '../../run-contract/tool-registry.ts';
+import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/security-messages.ts';
 import {
   depthLimit,
   EMPTY_AGENT,
@@ -15,7 +14,8 @@ import {
   MISSING_AGENT,
   MISSING_PROMPT,
   unknownAgent,
-} from './messages.ts';
+} from './delegate-messages.ts';
+import { admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
 
 export type Args = Record<string, unknown>;
 

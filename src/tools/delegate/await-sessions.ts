@@ -1,12 +1,13 @@
 // await_sessions (delegate.md §12.2): validation in spec order, then an event-driven wait on settled tasks.
-import type { TaskRecord } from '../../control-plane/task-records.ts';
+
 import { isUuid } from '../../core/ids.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import { taskScopeOf } from '../../run/task-scope.ts';
-import { fail, ok, type ToolResult } from '../../run/tool.ts';
+import type { TaskRecord } from '../../delegation/task-records.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import { taskScopeOf } from '../../run-contract/task-scope.ts';
+import { fail, ok, type ToolResult } from '../../run-contract/tool.ts';
 import type { Args } from './admission.ts';
+import { awaitText, invalidTaskId } from './delegate-messages.ts';
 import { tasksOf } from './management.ts';
-import { awaitText, invalidTaskId } from './messages.ts';
 import { isFailedStatus, isVisibleTo, recordView } from './views.ts';
 
 const MAX_IDS = 128;

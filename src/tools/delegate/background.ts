@@ -1,18 +1,19 @@
 // Background delegation admission (delegate.md §11.1): checks, the atomic task record, the artifact, the job.
-import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
-import type { TaskRecord } from '../../control-plane/task-records.ts';
+
 import { newRunId } from '../../core/ids.ts';
 import { rootCostScope } from '../../cost/cost-scope.ts';
-import type { DelegateCapability } from '../../run/delegate-capability.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import { taskScopeOf } from '../../run/task-scope.ts';
-import { fail, ok, type ToolResult } from '../../run/tool.ts';
-import type { ToolRegistry } from '../../run/tool-registry.ts';
+import { createDelegateTasks } from '../../delegation/delegate-tasks.ts';
+import type { TaskRecord } from '../../delegation/task-records.ts';
+import type { DelegateCapability } from '../../run-contract/delegate-capability.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import { taskScopeOf } from '../../run-contract/task-scope.ts';
+import { fail, ok, type ToolResult } from '../../run-contract/tool.ts';
+import type { ToolRegistry } from '../../run-contract/tool-registry.ts';
 import { admitDelegation, type DelegateArgs } from './admission.ts';
 import { writeArtifact } from './artifact.ts';
 import { chainOf, grantedCapability } from './capability.ts';
+import { BACKGROUND_UNAVAILABLE, backgroundStarted, TOO_MANY_IN_FLIGHT } from './delegate-messages.ts';
 import { composePrompt, timeLimitSecs } from './execute.ts';
-import { BACKGROUND_UNAVAILABLE, backgroundStarted, TOO_MANY_IN_FLIGHT } from './messages.ts';
 
 export interface BackgroundInput {
   run: RunContext;

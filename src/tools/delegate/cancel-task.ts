@@ -1,8 +1,8 @@
 // The cancel_task steps after the checks (delegate.md §12.4), shared by the delegate tool and the dashboard.
-import type { DelegateTasks } from '../../control-plane/delegate-tasks.ts';
-import type { DelegationServices } from '../../control-plane/delegation-services.ts';
-import type { TaskRecord } from '../../control-plane/task-records.ts';
-import { CANCELLED_BY_USER, cancelledRunning, cancelledSettled, notRunning } from './messages.ts';
+import type { DelegateTasks } from '../../delegation/delegate-tasks.ts';
+import type { DelegationServices } from '../../delegation/delegation-services.ts';
+import type { TaskRecord } from '../../delegation/task-records.ts';
+import { CANCELLED_BY_USER, cancelledRunning, cancelledSettled, notRunning } from './delegate-messages.ts';
 import { statusName } from './views.ts';
 
 export type CancelOutcome = { cancelled: true; text: string } | { cancelled: false; text: string };

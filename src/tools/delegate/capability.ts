@@ -2,8 +2,8 @@
 import { runtimeProfileFor } from '../../config/lookup.ts';
 import type { BatonConfig } from '../../config/types.ts';
 import { effectiveMaxDelegationDepth } from '../../config/views.ts';
-import type { DelegateCapability } from '../../run/delegate-capability.ts';
-import type { RunContext } from '../../run/run-context.ts';
+import type { DelegateCapability } from '../../run-contract/delegate-capability.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
 
 /** The capability of a top-level run of `alias`: d = 0, C from its own runtime profile. */
 export function topLevelCapability(config: BatonConfig, alias: string): DelegateCapability {

@@ -1,5 +1,5 @@
-import type { Tool } from '../../run/tool.ts';
-import { createToolRegistry, type ToolRegistry } from '../../run/tool-registry.ts';
+import type { Tool } from '../../run-contract/tool.ts';
+import { createToolRegistry, type ToolRegistry } from '../../run-contract/tool-registry.ts';
 import { isToolAdmitted } from '../../security/tool-filter.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
 

@@ -1,18 +1,18 @@
 // The delegate tool: action dispatch, the synchronous path, and wiring to background, parallel and management.
 import { z } from 'zod';
-import type { DelegateCapability } from '../../run/delegate-capability.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import type { Tool, ToolResult } from '../../run/tool.ts';
-import type { ToolRegistry } from '../../run/tool-registry.ts';
+import type { DelegateCapability } from '../../run-contract/delegate-capability.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import type { Tool, ToolResult } from '../../run-contract/tool.ts';
+import type { ToolRegistry } from '../../run-contract/tool-registry.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
 import { type Args, admitDelegation, callerViewOf, parseDelegateArgs } from './admission.ts';
 import { awaitSessions } from './await-sessions.ts';
 import { startBackground } from './background.ts';
 import { capabilityOf } from './capability.ts';
+import { DELEGATE_DESCRIPTION, delegateOnlyRefusal, unknownAction } from './delegate-messages.ts';
 import { composePrompt, type ExecuteDeps, executeDelegation } from './execute.ts';
 import { advertisedRoster } from './gates.ts';
 import { cancelTask, checkResult, listResults } from './management.ts';
-import { DELEGATE_DESCRIPTION, delegateOnlyRefusal, unknownAction } from './messages.ts';
 import { runParallel } from './parallel.ts';
 import { delegateParameters } from './schema.ts';
 

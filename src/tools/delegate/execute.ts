@@ -1,6 +1,7 @@
 // Runs one admitted delegation: provider, cost ceilings, then one-shot or agentic execution (delegate.md §9, §10).
+
+import { TREE_BUDGET_EXHAUSTED } from '../../agent/agent-messages.ts';
 import type { ExecuteRun } from '../../agent/execute-run.ts';
-import { TREE_BUDGET_EXHAUSTED } from '../../agent/messages.ts';
 import { childPolicy, childThinking, createRunContext } from '../../agent/run-context-factory.ts';
 import { emitModelRequest, withRunEvents } from '../../agent/run-live.ts';
 import type { BudgetRole } from '../../agent/run-loop.ts';
@@ -13,12 +14,12 @@ import { withRunScope } from '../../core/logger.ts';
 import { checkCostCeilings, createCostObserver, hopCostScope } from '../../cost/cost-scope.ts';
 import { StrictMixedChainError, stripThinkBlocks } from '../../providers/index.ts';
 import type { ModelProvider, ModelResponse } from '../../providers/types.ts';
-import type { CostScope } from '../../run/cost-contract.ts';
-import type { DelegateCapability } from '../../run/delegate-capability.ts';
-import type { AdmittedTarget, CallerView } from '../../run/delegation-view.ts';
-import type { RunContext, RunObserver, RuntimeServices } from '../../run/run-context.ts';
-import { fail, ok, type Tool, type ToolResult } from '../../run/tool.ts';
-import type { ToolRegistry } from '../../run/tool-registry.ts';
+import type { CostScope } from '../../run-contract/cost-contract.ts';
+import type { DelegateCapability } from '../../run-contract/delegate-capability.ts';
+import type { AdmittedTarget, CallerView } from '../../run-contract/delegation-view.ts';
+import type { RunContext, RunObserver, RuntimeServices } from '../../run-contract/run-context.ts';
+import { fail, ok, type Tool, type ToolResult } from '../../run-contract/tool.ts';
+import type { ToolRegistry } from '../../run-contract/tool-registry.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
 import { grantedCapability } from './capability.ts';
 import { boundedChildTools, isGrantedSubDelegation } from './child-tools.ts';
@@ -32,7 +33,7 @@ import {
   strictMixedError,
   successHeader,
   timedOut,
-} from './messages.ts';
+} from './delegate-messages.ts';
 
 export interface ExecuteDeps {
   buildToolSet(run: RunContext, opts?: { remove?: readonly string[] }): ToolRegistry;

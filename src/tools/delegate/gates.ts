@@ -10,7 +10,7 @@ import type { BatonConfig, DelegateMode } from '../../config/types.ts';
 import { reachableTargets } from '../../config/views.ts';
 import { errorMessage } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
-import type { AdmittedTarget } from '../../run/delegation-view.ts';
+import type { AdmittedTarget } from '../../run-contract/delegation-view.ts';
 import { buildSecurityPolicy } from '../../security/policy.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
 import {
@@ -21,7 +21,7 @@ import {
   reach,
   refusalLog,
   targetPolicyFailed,
-} from './messages.ts';
+} from './delegate-messages.ts';
 
 export type GateResult = { ok: true; value: AdmittedTarget } | { ok: false; error: string };
 

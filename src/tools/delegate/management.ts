@@ -1,9 +1,10 @@
 // The management actions on background tasks (delegate.md §12): check_result, list_results, cancel_task.
-import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
+
 import { isUuid } from '../../core/ids.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import { taskScopeOf } from '../../run/task-scope.ts';
-import { fail, ok, type ToolResult } from '../../run/tool.ts';
+import { createDelegateTasks } from '../../delegation/delegate-tasks.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import { taskScopeOf } from '../../run-contract/task-scope.ts';
+import { fail, ok, type ToolResult } from '../../run-contract/tool.ts';
 import type { Args } from './admission.ts';
 import { cancelRunningTask } from './cancel-task.ts';
 import {
@@ -14,7 +15,7 @@ import {
   noResultFound,
   noTaskFound,
   terminalWithoutResult,
-} from './messages.ts';
+} from './delegate-messages.ts';
 import { isVisibleTo, listView, recordView } from './views.ts';
 
 export const tasksOf = (run: RunContext) =>

@@ -1,13 +1,11 @@
 // Parallel fan-out (delegate.md §13): all-or-nothing validation, concurrent children, the aggregated blocks.
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
-import type { DelegateCapability } from '../../run/delegate-capability.ts';
-import type { AdmittedTarget } from '../../run/delegation-view.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import { fail, ok, type ToolResult } from '../../run/tool.ts';
-import type { ToolRegistry } from '../../run/tool-registry.ts';
+import type { DelegateCapability } from '../../run-contract/delegate-capability.ts';
+import type { AdmittedTarget } from '../../run-contract/delegation-view.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import { fail, ok, type ToolResult } from '../../run-contract/tool.ts';
+import type { ToolRegistry } from '../../run-contract/tool-registry.ts';
 import { type Args, callerViewOf, chargeCaller } from './admission.ts';
-import { composePrompt, type ExecuteDeps, executeDelegation } from './execute.ts';
-import { admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
 import {
   depthLimit,
   EMPTY_PARALLEL,
@@ -17,7 +15,9 @@ import {
   parallelBlockHeader,
   parallelHeader,
   unknownParallelAgent,
-} from './messages.ts';
+} from './delegate-messages.ts';
+import { composePrompt, type ExecuteDeps, executeDelegation } from './execute.ts';
+import { admitTarget, allAgentsList, isConfiguredAgent } from './gates.ts';
 
 export interface ParallelInput {
   run: RunContext;

@@ -1,7 +1,8 @@
 // A background task's progress object and heartbeat (delegate.md §11.6), written to its record while running.
-import type { DelegateTasks } from '../../control-plane/delegate-tasks.ts';
+
 import type { Logger } from '../../core/logger.ts';
-import type { RunObserver } from '../../run/run-context.ts';
+import type { DelegateTasks } from '../../delegation/delegate-tasks.ts';
+import type { RunObserver } from '../../run-contract/run-context.ts';
 
 export const HEARTBEAT_MS = 30_000;
 const NAME_CAP = 64;

@@ -2,21 +2,21 @@
 import type { ExecuteRun } from '../../agent/execute-run.ts';
 import { createRunContext } from '../../agent/run-context-factory.ts';
 import { runtimeProfileFor } from '../../config/lookup.ts';
-import { createDelegateTasks } from '../../control-plane/delegate-tasks.ts';
-import type { DelegateJobPayload } from '../../control-plane/delegation-services.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { withRunScope } from '../../core/logger.ts';
-import type { DelegateCapability } from '../../run/delegate-capability.ts';
-import type { CallerView } from '../../run/delegation-view.ts';
-import type { RunContext, RunObserver, RuntimeServices } from '../../run/run-context.ts';
-import { fail, type ToolResult } from '../../run/tool.ts';
-import type { ToolRegistry } from '../../run/tool-registry.ts';
-import { RATE_LIMIT_EXCEEDED } from '../../security/messages.ts';
+import { createDelegateTasks } from '../../delegation/delegate-tasks.ts';
+import type { DelegateJobPayload } from '../../delegation/delegation-services.ts';
+import type { DelegateCapability } from '../../run-contract/delegate-capability.ts';
+import type { CallerView } from '../../run-contract/delegation-view.ts';
+import type { RunContext, RunObserver, RuntimeServices } from '../../run-contract/run-context.ts';
+import { fail, type ToolResult } from '../../run-contract/tool.ts';
+import type { ToolRegistry } from '../../run-contract/tool-registry.ts';
 import { buildSecurityPolicy } from '../../security/policy.ts';
+import { RATE_LIMIT_EXCEEDED } from '../../security/security-messages.ts';
 import { writeArtifact } from './artifact.ts';
+import { targetPolicyFailed, UNKNOWN_ERROR } from './delegate-messages.ts';
 import { createDelegateTool } from './delegate-tool.ts';
 import { executeDelegation } from './execute.ts';
-import { targetPolicyFailed, UNKNOWN_ERROR } from './messages.ts';
 import { createProgressTracker } from './progress.ts';
 
 export interface BackgroundDeps {

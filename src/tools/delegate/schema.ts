@@ -1,5 +1,5 @@
 // The delegate tool's parameter schema as the model sees it (delegate.md §2), with the roster placeholder filled.
-import { agentParamDescription } from './messages.ts';
+import { agentParamDescription } from './delegate-messages.ts';
 
 // The delegate tool is built per run, and a new schema object per run made every request serialise it again
 // (history-window.ts keeps schema lengths per object): one schema object per roster. Few rosters exist (one per

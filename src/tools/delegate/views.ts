@@ -1,6 +1,6 @@
 // The model-visible JSON views of task records (delegate.md §12.1, §12.3) and the owner scoping rule.
-import type { TaskRecord, TaskStatus } from '../../control-plane/task-records.ts';
-import { REAPER_NOTE } from './messages.ts';
+import type { TaskRecord, TaskStatus } from '../../delegation/task-records.ts';
+import { REAPER_NOTE } from './delegate-messages.ts';
 
 const STATUS_NAMES: Record<TaskStatus, string> = {
   running: 'Running',

@@ -1,10 +1,10 @@
 // A subagent's identity: the parent's live policy, memory allowlist and configured provider, narrowed only.
 import { agentOf, riskProfileFor } from '../../config/lookup.ts';
-import type { RunContext } from '../../run/run-context.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
 import { ensureNoEscalationBeyond, validateMemoryAllowlistOverride } from '../../security/escalation.ts';
-import { noAgentText, noRiskProfileText } from '../../security/messages.ts';
+import { noAgentText, noRiskProfileText } from '../../security/security-messages.ts';
 import type { SecurityPolicy } from '../../security/types.ts';
-import { policyEscalation, unresolvablePolicy } from './messages.ts';
+import { policyEscalation, unresolvablePolicy } from './subagent-messages.ts';
 
 /** A spawn site's narrowing of the child (subagents.md §10); no config surface asks for one today. */
 export interface SubAgentOverrides {

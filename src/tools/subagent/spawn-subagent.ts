@@ -6,10 +6,10 @@ import { riskProfileFor } from '../../config/lookup.ts';
 import { errorMessage, RunAbortedError } from '../../core/errors.ts';
 import { newRunId } from '../../core/ids.ts';
 import { withRunScope } from '../../core/logger.ts';
-import type { RunContext } from '../../run/run-context.ts';
-import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../../run/tool.ts';
-import type { ToolRegistry } from '../../run/tool-registry.ts';
-import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/messages.ts';
+import type { RunContext } from '../../run-contract/run-context.ts';
+import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../../run-contract/tool.ts';
+import type { ToolRegistry } from '../../run-contract/tool-registry.ts';
+import { RATE_LIMIT_EXCEEDED, readOnlyRefusal } from '../../security/security-messages.ts';
 import { isToolAdmittedByProfile } from '../../security/tool-filter.ts';
 import { resolveSubagentIdentity, type SubAgentOverrides } from './identity.ts';
 import {
@@ -21,7 +21,7 @@ import {
   SPAWN_SUBAGENT_DESCRIPTION,
   SPAWN_SUBAGENT_PARAMETERS,
   spawnFailed,
-} from './messages.ts';
+} from './subagent-messages.ts';
 
 export interface SpawnSubagentDeps {
   /** Builds the child's tool set fresh under the inherited policy (subagents.md §6). */

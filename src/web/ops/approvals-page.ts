@@ -3,7 +3,7 @@ import { cardText } from '../../approval/approval-view.ts';
 import { operatorLabel } from '../../approval/operator-label.ts';
 import type { ApprovalRecord } from '../../approval/record.ts';
 import { type Html, html } from '../html.ts';
-import { NO_AUDIT, NO_PENDING, READ_ONLY_NOTE } from './messages.ts';
+import { NO_AUDIT, NO_PENDING, READ_ONLY_NOTE } from './ops-page-messages.ts';
 
 const iso = (ms: number | null) =>
   ms === null ? '—' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19);

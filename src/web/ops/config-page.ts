@@ -4,7 +4,7 @@ import { ownEntry } from '../../config/lookup.ts';
 import type { BatonConfig, RiskProfile } from '../../config/types.ts';
 import { createDeepRedactor } from '../../core/redact.ts';
 import { type Html, html } from '../html.ts';
-import { CONFIG_PATH_UNKNOWN, SAVE_LABEL } from './messages.ts';
+import { CONFIG_PATH_UNKNOWN, SAVE_LABEL } from './ops-page-messages.ts';
 
 export const DELEGATION_MODES = [
   'forbidden',

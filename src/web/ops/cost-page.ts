@@ -3,9 +3,9 @@ import { runtimeProfileFor } from '../../config/lookup.ts';
 import type { BatonConfig } from '../../config/types.ts';
 import { utcPeriods } from '../../cost/pricing.ts';
 import { dollars, sharedLimits } from '../../cost/shared-limits.ts';
-import type { LedgerSnapshot } from '../../run/cost-contract.ts';
+import type { LedgerSnapshot } from '../../run-contract/cost-contract.ts';
 import { type Html, html } from '../html.ts';
-import { COST_OFF, NO_LIMIT, PER_AGENT_MONTH_NOTE, PER_AGENT_OFF } from './messages.ts';
+import { COST_OFF, NO_LIMIT, PER_AGENT_MONTH_NOTE, PER_AGENT_OFF } from './ops-page-messages.ts';
 
 /** An unreadable counter reads as Infinity in the ledger (limit reached): shown as such, never as a number. */
 const usd = (micros: number) =>

@@ -2,19 +2,19 @@
 import type { Redis } from 'ioredis';
 import { type ApprovalStore, createApprovalStore } from '../../approval/approval-store.ts';
 import type { BatonConfig } from '../../config/types.ts';
-import { createDelegateTasks, type DelegateTasks } from '../../control-plane/delegate-tasks.ts';
-import type { DelegationServices } from '../../control-plane/delegation-services.ts';
-import { createTaskList, type TaskList } from '../../control-plane/task-list.ts';
 import type { Logger } from '../../core/logger.ts';
 import { createCostLedger } from '../../cost/ledger.ts';
+import { createDelegateTasks, type DelegateTasks } from '../../delegation/delegate-tasks.ts';
+import type { DelegationServices } from '../../delegation/delegation-services.ts';
+import { createTaskList, type TaskList } from '../../delegation/task-list.ts';
 import { createDelegationServices, type DelegationHandle } from '../../queue/delegate-queue.ts';
-import type { CostLedger } from '../../run/cost-contract.ts';
-import { CONFIG_EDIT_UNAVAILABLE } from './messages.ts';
+import type { CostLedger } from '../../run-contract/cost-contract.ts';
+import { CONFIG_EDIT_UNAVAILABLE } from './ops-page-messages.ts';
 
 /** What a delegation_policy save reports: ok, or the loader's diagnostics (shown verbatim). */
 export type PolicyEditResult = { ok: true; notes?: string[] } | { ok: false; diagnostics: string[] };
 
-/** src/control-plane/config-file-edit.ts `applyDelegationPolicyMode` (format-preserving edit, validation, reload). */
+/** src/fleet/config-file-edit.ts `applyDelegationPolicyMode` (format-preserving edit, validation, reload). */
 export type ApplyDelegationPolicyMode = (
   configPath: string,
   profile: string,

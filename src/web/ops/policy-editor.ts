@@ -1,9 +1,10 @@
-// The dashboard's delegation_policy save through src/control-plane/config-file-edit.ts: edit, validate, write, deployment reload;
+// The dashboard's delegation_policy save through src/fleet/config-file-edit.ts: edit, validate, write, deployment reload;
 // the outcome in the words an operator reads (the loader's diagnostics verbatim, each process's reload result).
-import { applyDelegationPolicyMode, type EditFileDeps } from '../../control-plane/config-file-edit.ts';
+
 import { errorMessage } from '../../core/errors.ts';
+import { applyDelegationPolicyMode, type EditFileDeps } from '../../fleet/config-file-edit.ts';
 import { DELEGATION_MODES } from './config-page.ts';
-import { BAD_MODE, reloadFailedIn, reloadReached } from './messages.ts';
+import { BAD_MODE, reloadFailedIn, reloadReached } from './ops-page-messages.ts';
 import type { ApplyDelegationPolicyMode } from './ops-pages-deps.ts';
 
 export function createPolicyEditor(deps: EditFileDeps): ApplyDelegationPolicyMode {

@@ -16,7 +16,7 @@ import {
   TASK_NOT_FOUND,
   TITLES,
   UNKNOWN_PROFILE,
-} from './messages.ts';
+} from './ops-page-messages.ts';
 import type { OpsPagesDeps } from './ops-pages-deps.ts';
 import { TASKS_SHOWN, type TaskRow, tasksFragment } from './tasks-page.ts';
 import { requireWebUser, type WebUser } from './web-user.ts';

@@ -1,7 +1,7 @@
 // /ui/tasks: background delegate tasks with their live progress, lifecycle, result or error, and Cancel.
-import type { ListedTask } from '../../control-plane/task-list.ts';
+import type { ListedTask } from '../../delegation/task-list.ts';
 import { type Html, html } from '../html.ts';
-import { CANCEL_LABEL, cancelConfirm, cutNote, NO_TASKS } from './messages.ts';
+import { CANCEL_LABEL, cancelConfirm, cutNote, NO_TASKS } from './ops-page-messages.ts';
 
 /** Longer results and errors are cut here; the whole text is in the record (check_result). */
 export const SHOWN_CHARS = 600;

@@ -1,6 +1,6 @@
 // The turn state of one conversation and its Abort button; sessions.js keeps both current and asks to confirm.
 import { type Html, html } from '../html.ts';
-import * as m from './messages.ts';
+import * as m from './session-page-messages.ts';
 
 export function turnControl(conversation: string, running: boolean, abortUrl: string): Html {
   return html`<span class="turn" data-conversation="${conversation}" data-running="${running ? '1' : '0'}"

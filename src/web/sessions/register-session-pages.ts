@@ -3,17 +3,17 @@
 // header of every write); without it a page answers 401.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { runningTurnsKey } from '../../control-plane/running-turns.ts';
+import { runningTurnsKey } from '../../fleet/running-turns.ts';
 import { sessionLastActivity } from '../../session/session-index.ts';
 import type { WebUser } from '../auth.ts';
 import { html } from '../html.ts';
 import { PAGE_HEADERS, type PageUser, page } from '../page.ts';
-import * as m from './messages.ts';
+import * as m from './session-page-messages.ts';
 import { pageParam, RUNNING_URL } from './session-url.ts';
 import { readSessions, renderSessions } from './sessions-page.ts';
 import { readTranscript, renderTranscript } from './transcript-page.ts';
 
-/** The abort behind POST /api/sessions/:id/abort (gateway/session-abort.ts), given with the ops context. */
+/** The abort behind POST /api/sessions/:id/abort (fleet/session-abort.ts), given with the ops context. */
 export type AbortSession = (sessionKey: string) => Promise<{ aborted: boolean }>;
 
 export interface SessionPagesDeps {

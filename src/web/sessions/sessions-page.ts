@@ -1,11 +1,11 @@
 // The sessions list (`/`): conversations by channel and agent, most recent first, one page read from the index.
 import type { Redis } from 'ioredis';
-import { runningTurnsKey } from '../../control-plane/running-turns.ts';
+import { runningTurnsKey } from '../../fleet/running-turns.ts';
 import { historyKeys } from '../../session/history-store.ts';
 import { readSessionIndex } from '../../session/session-index.ts';
 import { type Html, html } from '../html.ts';
 import { turnControl } from './abort-control.ts';
-import * as m from './messages.ts';
+import * as m from './session-page-messages.ts';
 import { abortUrl, splitConversation, transcriptUrl } from './session-url.ts';
 
 export const SESSIONS_PAGE_SIZE = 50;

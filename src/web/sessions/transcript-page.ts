@@ -1,13 +1,13 @@
 // The transcript page (`/ui/sessions/<agent>/<session>`): one page of history, newest page first, with links to
 // older and newer pages, the turn state and its Abort button.
 import type { Redis } from 'ioredis';
-import { runningTurnsKey } from '../../control-plane/running-turns.ts';
+import { runningTurnsKey } from '../../fleet/running-turns.ts';
 import { type Html, html } from '../html.ts';
 import { transcriptItems } from '../transcript/cards.ts';
 import { renderItem } from '../transcript/render-cards.ts';
 import { readTranscriptPage, type TranscriptPage } from '../transcript/transcript-reader.ts';
 import { turnControl } from './abort-control.ts';
-import * as m from './messages.ts';
+import * as m from './session-page-messages.ts';
 import { abortUrl, splitConversation, transcriptUrl } from './session-url.ts';
 
 export interface TranscriptView {

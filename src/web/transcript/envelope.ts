@@ -8,7 +8,7 @@ import {
   parallelBlockHeader,
   parallelHeader,
   successHeader,
-} from '../../tools/delegate/messages.ts';
+} from '../../tools/delegate/delegate-messages.ts';
 
 export interface EnvelopeDetails {
   agentic: boolean;

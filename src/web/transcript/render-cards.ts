@@ -2,7 +2,7 @@
 // §18). Every value is escaped by `html`; the stored original input rides along in a hidden textarea for Copy.
 import { type Html, html, trustedHtml } from '../html.ts';
 import { renderChatMarkdown } from '../markdown.ts';
-import * as m from '../sessions/messages.ts';
+import * as m from '../sessions/session-page-messages.ts';
 import type { DelegationCard, GenericCard, ShownText, ToolCard, TranscriptItem } from './cards.ts';
 import type { EnvelopeDetails } from './envelope.ts';
 import type { Field } from './limits.ts';

@@ -2,7 +2,7 @@
 // pump takes it, presses reach either gateway, exactly one decision counts, and nothing forged or late runs the tool.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { DENIED_BY_USER } from '../../../src/approval/messages.ts';
+import { DENIED_BY_USER } from '../../../src/approval/approval-messages.ts';
 import type { ApprovalRecord } from '../../../src/approval/record.ts';
 import {
   type Card,

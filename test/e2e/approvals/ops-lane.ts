@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { type ApprovalStore, createApprovalStore } from '../../../src/approval/approval-store.ts';
-import type { ApprovalAction } from '../../../src/channel/approval-card.ts';
+import type { ApprovalAction } from '../../../src/channel-host/approval-card.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { toolResultsOf } from '../../fakes/model-requests.ts';
 import {

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { STALE_HEARTBEAT_MS } from '../../../src/approval/approval-store.ts';
 import { editReapedCard } from '../../../src/approval/expired-card.ts';
-import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
+import { startDelegateReaper } from '../../../src/delegation/delegate-reaper.ts';
 import { createApprovalDelivery } from '../../../src/queue/approval-delivery.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { createOpsLane, LATE, OPS_LEAD, type OpsLane } from './ops-lane.ts';

@@ -1,8 +1,8 @@
 // `baton start` as a child process with Telegram, Discord and Slack (Socket Mode) pointed at their fakes: the same
 // five cases on each platform, from a message in to the reply out, over real Redis, BullMQ and the real libraries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STOP_REQUESTED, TURN_ABORTED } from '../../../src/channel/messages.ts';
-import { runningTurnsKey } from '../../../src/control-plane/running-turns.ts';
+import { STOP_REQUESTED, TURN_ABORTED } from '../../../src/channel-host/channel-messages.ts';
+import { runningTurnsKey } from '../../../src/fleet/running-turns.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { createLane, HOLD, type Lane } from './lane.ts';
 import { discordDriver, type PlatformDriver, type Post, slackDriver, telegramDriver } from './platforms.ts';

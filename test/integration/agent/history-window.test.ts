@@ -2,8 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { modelRequestTimedOut } from '../../../src/agent/agent-messages.ts';
 import { CHARS_PER_TOKEN } from '../../../src/agent/history-window.ts';
-import { modelRequestTimedOut } from '../../../src/agent/messages.ts';
 import { systemPromptOf, toolResultsOf, transcriptOf } from '../../fakes/model-requests.ts';
 import type { RecordedRequest } from '../../fakes/model-server.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';

@@ -1,10 +1,10 @@
 // spawn_subagent through the whole path: the model calls it, a child run talks to the model, the result returns.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runtimeDenialText } from '../../../src/approval/messages.ts';
+import { runtimeDenialText } from '../../../src/approval/approval-messages.ts';
 import {
   SPAWN_SUBAGENT_DESCRIPTION,
   SPAWN_SUBAGENT_PARAMETERS,
-} from '../../../src/tools/subagent/messages.ts';
+} from '../../../src/tools/subagent/subagent-messages.ts';
 import { toolNamesOf, toolResultsOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness, toolResultIn } from '../../helpers/agent-harness.ts';
 

@@ -1,5 +1,5 @@
 // Child process for the tree-budget test: races `count` child reservations and prints how many succeeded.
-import { createTreeBudget } from '../../../src/control-plane/tree-budget.ts';
+import { createTreeBudget } from '../../../src/delegation/tree-budget.ts';
 import { testRedis } from '../../helpers/redis.ts';
 
 const [prefix, rootRunId, count] = process.argv.slice(2);

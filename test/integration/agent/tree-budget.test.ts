@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTreeBudget } from '../../../src/control-plane/tree-budget.ts';
+import { createTreeBudget } from '../../../src/delegation/tree-budget.ts';
 import { runScript } from '../../helpers/processes.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runtimeDenialText } from '../../../src/approval/messages.ts';
+import { runtimeDenialText } from '../../../src/approval/approval-messages.ts';
 import { systemPromptOf, toolNamesOf, transcriptOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness, toolResultIn } from '../../helpers/agent-harness.ts';
 

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { answerApproval, findReplyTarget } from '../../../src/approval/answer.ts';
 import { createApprovalStore } from '../../../src/approval/approval-store.ts';
-import { dialectOf } from '../../../src/runtime/platforms.ts';
+import { dialectOf } from '../../../src/roles/platforms.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { newApproval } from './helpers.ts';

@@ -1,6 +1,6 @@
 // Shared steps of the channel-approval runtime tests: the gated tool call, the card in a local chat, presses.
 import type { LocalReply } from '../../../channels/local/local-adapter.ts';
-import type { ApprovalAction } from '../../../src/channel/approval-card.ts';
+import type { ApprovalAction } from '../../../src/channel-host/approval-card.ts';
 import { toolResultsOf } from '../../fakes/model-requests.ts';
 import type { RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';

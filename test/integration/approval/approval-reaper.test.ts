@@ -2,7 +2,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { createApprovalStore } from '../../../src/approval/approval-store.ts';
 import { approvalKeys } from '../../../src/approval/record.ts';
-import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
+import { startDelegateReaper } from '../../../src/delegation/delegate-reaper.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { newApproval, redisNow } from './helpers.ts';

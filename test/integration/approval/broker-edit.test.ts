@@ -2,9 +2,9 @@
 // and answers the presser at once; the holder renders the decided card from the record (README "Architecture").
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApprovalStore } from '../../../src/approval/approval-store.ts';
-import type { Recipient } from '../../../src/channel/types.ts';
-import { createApprovalBroker } from '../../../src/gateway/approval-broker.ts';
-import { dialectOf } from '../../../src/runtime/platforms.ts';
+import type { Recipient } from '../../../src/channel-host/types.ts';
+import { createApprovalBroker } from '../../../src/chat-actions/approval-broker.ts';
+import { dialectOf } from '../../../src/roles/platforms.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { newApproval } from './helpers.ts';

@@ -1,7 +1,7 @@
 // An independent delegated child whose target profile has a complete route asks that route (approvals.md §7):
 // the card names the target and its caller, the target's peers answer, and the call runs only then.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runtimeDenialText } from '../../../src/approval/messages.ts';
+import { runtimeDenialText } from '../../../src/approval/approval-messages.ts';
 import { toolResultsOf } from '../../fakes/model-requests.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { cardIn, press, replyIn, settledCard } from './approval-helpers.ts';

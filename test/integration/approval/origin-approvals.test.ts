@@ -1,10 +1,10 @@
 // Channel approvals in the originating chat, end to end on the runtime (approvals.md §3, §5, §9-§12): the worker
 // waits, the gateway posts the card, a press or a token reply decides, the model is told what happened.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DENIED_BY_USER, runtimeDenialText } from '../../../src/approval/messages.ts';
-import { TURN_ABORTED } from '../../../src/channel/messages.ts';
-import { ChannelRateLimitError, conversationId } from '../../../src/channel/types.ts';
-import { runningTurnsKey } from '../../../src/control-plane/running-turns.ts';
+import { DENIED_BY_USER, runtimeDenialText } from '../../../src/approval/approval-messages.ts';
+import { TURN_ABORTED } from '../../../src/channel-host/channel-messages.ts';
+import { ChannelRateLimitError, conversationId } from '../../../src/channel-host/types.ts';
+import { runningTurnsKey } from '../../../src/fleet/running-turns.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { cardIn, press, replyIn, scriptWrites, settledCard, toldModel } from './approval-helpers.ts';

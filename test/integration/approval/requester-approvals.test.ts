@@ -3,7 +3,7 @@
 // `external_peers`) answer when it has them. Through the runtime: the fake model asks, the local channel presses.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApprovalStore } from '../../../src/approval/approval-store.ts';
-import { isAuthorised } from '../../../src/channel/peer-authz.ts';
+import { isAuthorised } from '../../../src/channel-host/peer-authz.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';

@@ -1,8 +1,8 @@
 // Approval routes on the runtime (approvals.md §6, §13): the ops room is asked instead of the originating chat,
 // timeouts and a channel no gateway holds are runtime denials, inherit-originator falls back to the chat.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runtimeDenialText } from '../../../src/approval/approval-messages.ts';
 import { createApprovalStore } from '../../../src/approval/approval-store.ts';
-import { runtimeDenialText } from '../../../src/approval/messages.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
-import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
-import { dialectOf } from '../../../src/runtime/platforms.ts';
+import type { ChannelAdapter, InboundAction } from '../../../src/channel-host/types.ts';
+import { dialectOf } from '../../../src/roles/platforms.ts';
 import type { FakeDiscordServer } from '../../fakes/discord-server.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { discordOnFake, recordingHost } from './on-fake.ts';

@@ -3,18 +3,18 @@
 // Both gateway roles run in this process, each with its own grammy adapter against the same fake Bot API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTelegramAdapter } from '../../../channels/telegram/telegram-adapter.ts';
-import type { ChannelAdapter } from '../../../src/channel/types.ts';
+import type { ChannelAdapter } from '../../../src/channel-host/types.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
-import { leaseKey } from '../../../src/control-plane/channel-lease.ts';
-import { createChannelPresence } from '../../../src/control-plane/channel-presence.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
-import { checkHealth } from '../../../src/gateway/health.ts';
+import { leaseKey } from '../../../src/fleet/channel-lease.ts';
+import { createChannelPresence } from '../../../src/fleet/channel-presence.ts';
+import { checkHealth } from '../../../src/ops-api/health.ts';
 import {
   type GatewayRole,
   type GatewayRoleOptions,
   startGatewayRole,
-} from '../../../src/runtime/gateway-role.ts';
-import { type Role, startWorkerRole } from '../../../src/runtime/worker-role.ts';
+} from '../../../src/roles/gateway-role.ts';
+import { type Role, startWorkerRole } from '../../../src/roles/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../../fakes/model-server.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';

@@ -1,7 +1,7 @@
 // guild_ids / channel_ids on the real discord.js against the fake Discord: what the adapter hands to the host.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../../channels/discord/discord-adapter.ts';
-import type { ChannelAdapter, InboundEvent } from '../../../src/channel/types.ts';
+import type { ChannelAdapter, InboundEvent } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { type FakeDiscordServer, startFakeDiscordServer } from '../../fakes/discord-server.ts';
 import { waitFor } from '../../helpers/wait.ts';

@@ -2,7 +2,7 @@
 // without splitting a fenced block. Real discord.js, real runtime, fake Discord.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCORD_MAX_MESSAGE_LENGTH } from '../../../channels/discord/discord-adapter.ts';
-import { openFence } from '../../../src/channel/markdown/chunk.ts';
+import { openFence } from '../../../src/channel-host/markdown/chunk.ts';
 import { type FakeDiscordServer, startFakeDiscordServer } from '../../fakes/discord-server.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 

@@ -2,7 +2,7 @@
 // Redis, routing and peer_groups from the TOML, and the fake model.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DISCORD_MAX_MESSAGE_LENGTH } from '../../../channels/discord/discord-adapter.ts';
-import { ChannelRateLimitError, type InboundAction } from '../../../src/channel/types.ts';
+import { ChannelRateLimitError, type InboundAction } from '../../../src/channel-host/types.ts';
 import { type FakeDiscordServer, startFakeDiscordServer } from '../../fakes/discord-server.ts';
 import type { RecordedRequest } from '../../fakes/model-server.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';

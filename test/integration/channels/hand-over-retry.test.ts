@@ -1,7 +1,7 @@
 // A platform that has already delivered an event (the Discord gateway, Slack Socket Mode, which acks first)
 // never sends it again: when handing it to the runtime fails (Redis briefly away), the adapter retries it.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChannelHost, InboundEvent, ReceiveResult } from '../../../src/channel/types.ts';
+import type { ChannelHost, InboundEvent, ReceiveResult } from '../../../src/channel-host/types.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { discordOnFake, type OnFake, slackSocketOnFake } from './on-fake.ts';
 

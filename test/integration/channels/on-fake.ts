@@ -3,7 +3,7 @@
 import { createDiscordAdapter } from '../../../channels/discord/discord-adapter.ts';
 import { createSlackAdapter } from '../../../channels/slack/slack-adapter.ts';
 import { createTelegramAdapter } from '../../../channels/telegram/telegram-adapter.ts';
-import type { ChannelAdapter, ChannelHost, InboundEvent } from '../../../src/channel/types.ts';
+import type { ChannelAdapter, ChannelHost, InboundEvent } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { type FakeDiscordServer, startFakeDiscordServer } from '../../fakes/discord-server.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';

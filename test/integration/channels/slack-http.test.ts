@@ -1,7 +1,7 @@
 // Slack HTTP mode through the gateway's real HTTP server: signed events and interactivity at
 // POST /slack/<alias>/events, the real runtime on Redis, replies through the fake Slack Web API.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { InboundAction } from '../../../src/channel/types.ts';
+import type { InboundAction } from '../../../src/channel-host/types.ts';
 import { postSlackEvent, postSlackInteraction } from '../../fakes/slack-http.ts';
 import { blockActions, eventCallback, messageEvent, nextTs } from '../../fakes/slack-payloads.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';

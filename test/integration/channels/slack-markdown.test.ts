@@ -1,8 +1,8 @@
 // Slack replies render the model's Markdown as mrkdwn, chunked without splitting a fenced block, and fall back
 // to plain text when Slack refuses the blocks. Real Bolt, real runtime, fake Slack.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openFence } from '../../../src/channel/markdown/chunk.ts';
-import type { ChannelAdapter } from '../../../src/channel/types.ts';
+import { openFence } from '../../../src/channel-host/markdown/chunk.ts';
+import type { ChannelAdapter } from '../../../src/channel-host/types.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { slackToml } from './slack-fixture.ts';

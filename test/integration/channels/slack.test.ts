@@ -1,6 +1,6 @@
 // The Slack adapter on the real Bolt, against the fake Slack, with the real runtime (gateway + worker on Redis).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelAdapter, InboundAction } from '../../../src/channel/types.ts';
+import type { ChannelAdapter, InboundAction } from '../../../src/channel-host/types.ts';
 import { FAKE_BOT_ID, FAKE_BOT_USER, messageEvent } from '../../fakes/slack-payloads.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
 import { createRuntimeHarness, echoResponder, type RuntimeHarness } from '../../helpers/runtime-harness.ts';

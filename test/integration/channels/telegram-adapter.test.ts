@@ -7,7 +7,7 @@ import {
   type ChannelHost,
   ChannelRateLimitError,
   type InboundEvent,
-} from '../../../src/channel/types.ts';
+} from '../../../src/channel-host/types.ts';
 import { createLogger, createSilentLogger } from '../../../src/core/logger.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { user } from '../../fakes/telegram-wire.ts';

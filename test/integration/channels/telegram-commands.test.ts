@@ -1,7 +1,7 @@
 // The Telegram command menu: the adapter lists the chat commands with setMyCommands when it starts.
 import { afterEach, expect, it } from 'vitest';
 import { createTelegramAdapter } from '../../../channels/telegram/telegram-adapter.ts';
-import type { ChannelAdapter } from '../../../src/channel/types.ts';
+import type { ChannelAdapter } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 

@@ -8,7 +8,7 @@ import type {
   ChannelHttpRoute,
   InboundEvent,
   ReceiveResult,
-} from '../../../src/channel/types.ts';
+} from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { messageUpdate, webhookRequest } from '../../fakes/telegram-webhook.ts';

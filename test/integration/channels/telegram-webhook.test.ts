@@ -1,10 +1,10 @@
 // Telegram webhook mode through the gateway's real HTTP server: updates POSTed to /telegram/<alias>/webhook with
 // the secret token, the real runtime on Redis, replies through the fake Bot API; two gateways serve it at once.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { InboundAction } from '../../../src/channel/types.ts';
+import type { InboundAction } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
-import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
-import { type GatewayRole, startGatewayRole } from '../../../src/runtime/gateway-role.ts';
+import { createChannelAdapters } from '../../../src/roles/channel-adapters.ts';
+import { type GatewayRole, startGatewayRole } from '../../../src/roles/gateway-role.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { messageUpdate, newUpdateId, postTelegramUpdate } from '../../fakes/telegram-webhook.ts';
 import { user } from '../../fakes/telegram-wire.ts';

@@ -1,7 +1,7 @@
 // Telegram end to end in one process: the fake Bot API ↔ real grammy adapter ↔ gateway, real Redis queues,
 // worker, fake model. Routing, mention_only and [peer_groups] are the real ones from the TOML.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { InboundAction } from '../../../src/channel/types.ts';
+import type { InboundAction } from '../../../src/channel-host/types.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { user } from '../../fakes/telegram-wire.ts';
 import { askedOf } from '../../helpers/model-requests.ts';

@@ -1,9 +1,9 @@
 // Per-hop cost tracking through real delegations: ledger rows, ceilings, the ancestor chain, shared limits, reset.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
+import { unreadableCounter } from '../../../src/cost/cost-messages.ts';
 import { checkCostCeilings, rootCostScope } from '../../../src/cost/cost-scope.ts';
 import { createCostLedger } from '../../../src/cost/ledger.ts';
-import { unreadableCounter } from '../../../src/cost/messages.ts';
+import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';

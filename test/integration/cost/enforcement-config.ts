@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { runTurn } from '../../../src/agent/run-turn.ts';
 import { createCostLedger } from '../../../src/cost/ledger.ts';
-import type { RuntimeServices } from '../../../src/run/run-context.ts';
+import type { RuntimeServices } from '../../../src/run-contract/run-context.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 
 // 1000 input tokens cost 1 cent on main-model (10 USD/Mtok) and 0.1 cent on small-model (1 USD/Mtok).

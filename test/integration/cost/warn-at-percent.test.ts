@@ -1,7 +1,7 @@
 // warn_at_percent: one warning per UTC day/month across processes, from root turns and delegated hops.
 import { describe, expect, it } from 'vitest';
 import { createCostLedger } from '../../../src/cost/ledger.ts';
-import type { RuntimeServices } from '../../../src/run/run-context.ts';
+import type { RuntimeServices } from '../../../src/run-contract/run-context.ts';
 import {
   bossTurn,
   CENT,

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { createLogger } from '../../../src/core/logger.ts';
 import { createCronScheduler } from '../../../src/queue/cron-scheduler.ts';
 import { startCronWorker } from '../../../src/queue/cron-worker.ts';
-import { createRuntimeServices } from '../../../src/runtime/services.ts';
+import { createRuntimeServices } from '../../../src/roles/services.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
 import { createRecordingOutbox } from './recording-outbox.ts';
 

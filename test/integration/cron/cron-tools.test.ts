@@ -1,9 +1,9 @@
 // The cron_* tools: channel-triggered cron end to end through a chat turn, and every input refusal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Recipient } from '../../../src/channel/types.ts';
-import { cronTexts, scheduleErrors } from '../../../src/cron/messages.ts';
+import type { Recipient } from '../../../src/channel-host/types.ts';
+import { cronTexts, scheduleErrors } from '../../../src/cron/cron-messages.ts';
 import type { CronScheduler } from '../../../src/queue/cron-scheduler.ts';
-import type { Tool } from '../../../src/run/tool.ts';
+import type { Tool } from '../../../src/run-contract/tool.ts';
 import { createCronTools } from '../../../src/tools/cron/cron-tools.ts';
 import { transcriptOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness, toolResultIn } from '../../helpers/agent-harness.ts';

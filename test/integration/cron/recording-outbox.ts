@@ -1,6 +1,6 @@
 // "The fake chat": an OutboxWriter that appends every delivery to a Redis list, readable from any process.
 import type { Redis } from 'ioredis';
-import type { OutboxWriter, Recipient } from '../../../src/channel/types.ts';
+import type { OutboxWriter, Recipient } from '../../../src/channel-host/types.ts';
 
 export interface RecordedDelivery {
   to: Recipient;

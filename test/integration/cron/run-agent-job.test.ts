@@ -1,8 +1,8 @@
 // run_agent_job through real turns: checks and their exact texts, prompt prefix, model, tools, sessions, logs.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runtimeDenialText } from '../../../src/approval/messages.ts';
+import { runtimeDenialText } from '../../../src/approval/approval-messages.ts';
 import { runAgentJob } from '../../../src/queue/run-agent-job.ts';
-import type { RuntimeServices } from '../../../src/run/run-context.ts';
+import type { RuntimeServices } from '../../../src/run-contract/run-context.ts';
 import type { ActionBuckets } from '../../../src/security/action-buckets.ts';
 import { toolNamesOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness, toolResultIn } from '../../helpers/agent-harness.ts';

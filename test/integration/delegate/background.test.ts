@@ -2,8 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
-import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
+import { startDelegateReaper } from '../../../src/delegation/delegate-reaper.ts';
+import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';

@@ -1,6 +1,6 @@
 // What stops with an aborted turn (delegate.md §16): agentic children stop, background tasks survive.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
+import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';

@@ -5,7 +5,7 @@ import { createLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
 import { createDelegationServices } from '../../../src/queue/delegate-queue.ts';
 import { createDelegateWorker } from '../../../src/queue/delegate-worker.ts';
-import { createRuntimeServices } from '../../../src/runtime/services.ts';
+import { createRuntimeServices } from '../../../src/roles/services.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
 
 const config = configFromToml(readFileSync(process.argv[2]!, 'utf8'), { env: process.env });

@@ -1,7 +1,7 @@
 // Background tasks belong to the conversation that started them (security review #11d): another chat of the same
 // agent gets, for check_result, await_sessions and cancel_task, exactly the answers of an unknown task id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
+import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import { createRuntimeHarness, localPeers, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { delegateCall } from './delegate-config.ts';

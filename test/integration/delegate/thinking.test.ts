@@ -1,6 +1,6 @@
 // Thinking across delegation (delegate.md §8.1, §9.7): bounded keeps the caller's, independent applies its own.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
+import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { systemPromptOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';

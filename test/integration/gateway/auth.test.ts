@@ -1,7 +1,7 @@
 // Bearer auth of the ops API ([gateway] api_token): /api needs the token, /healthz answers its status to anyone.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FOREIGN_HOST } from '../../../src/gateway/messages.ts';
+import { FOREIGN_HOST } from '../../../src/ops-api/ops-api-messages.ts';
 import { uniquePrefix } from '../../helpers/redis.ts';
 import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
 

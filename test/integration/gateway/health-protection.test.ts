@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/config/index.ts';
 import { FAILURES_ALLOWED } from '../../../src/core/failure-limiter.ts';
-import { tooManyBearerFailures } from '../../../src/gateway/messages.ts';
+import { tooManyBearerFailures } from '../../../src/ops-api/ops-api-messages.ts';
 import { uniquePrefix } from '../../helpers/redis.ts';
 import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
 

@@ -2,9 +2,9 @@
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfigText } from '../../../src/config/index.ts';
-import { createChannelPresence } from '../../../src/control-plane/channel-presence.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
+import { createChannelPresence } from '../../../src/fleet/channel-presence.ts';
 import { createQueueStats } from '../../../src/queue/queue-stats.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';

@@ -1,7 +1,7 @@
 // Child process for the metrics test: records turns and tool calls into the shared store, flushes, exits.
 import { Redis } from 'ioredis';
-import { createMetricsStore } from '../../../src/control-plane/metrics-store.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
+import { createMetricsStore } from '../../../src/fleet/metrics-store.ts';
 
 const [url, prefix, countArg] = process.argv.slice(2);
 const redis = new Redis(url ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });

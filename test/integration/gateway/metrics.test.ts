@@ -2,9 +2,9 @@
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetricsStore, type MetricsStore } from '../../../src/control-plane/metrics-store.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
+import { createMetricsStore, type MetricsStore } from '../../../src/fleet/metrics-store.ts';
 import { runScript } from '../../helpers/processes.ts';
 import { REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { type OpsHarness, startOpsHarness } from './ops-harness.ts';

@@ -1,8 +1,8 @@
 // The /api routes and error handling: session abort over the abort bus, task listing, JSON errors.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRunningTurns } from '../../../src/control-plane/running-turns.ts';
-import { createTaskRecords, type TaskRecord } from '../../../src/control-plane/task-records.ts';
+import { createTaskRecords, type TaskRecord } from '../../../src/delegation/task-records.ts';
+import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
 import { uniquePrefix } from '../../helpers/redis.ts';
 import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
 

@@ -1,11 +1,11 @@
 // Starts the ops API on port 0 against real Redis and real BullMQ queues, with a per-file key prefix.
 import type { Redis } from 'ioredis';
 import type { BatonConfig } from '../../../src/config/types.ts';
-import { type AbortBus, createAbortBus } from '../../../src/control-plane/abort-bus.ts';
 import { createSilentLogger, type Logger } from '../../../src/core/logger.ts';
-import type { ConfigDiagnostics } from '../../../src/gateway/health.ts';
-import { createOpsDeps } from '../../../src/gateway/ops-deps.ts';
-import { type OpsServerDeps, startOpsServer } from '../../../src/gateway/ops-server.ts';
+import { type AbortBus, createAbortBus } from '../../../src/fleet/abort-bus.ts';
+import type { ConfigDiagnostics } from '../../../src/ops-api/health.ts';
+import { createOpsDeps } from '../../../src/ops-api/ops-deps.ts';
+import { type OpsServerDeps, startOpsServer } from '../../../src/ops-api/ops-server.ts';
 import { deletePrefix, testRedis } from '../../helpers/redis.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
 

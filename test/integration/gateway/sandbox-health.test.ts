@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/logger.ts';
-import { type Role, startWorkerRole } from '../../../src/runtime/worker-role.ts';
+import { type Role, startWorkerRole } from '../../../src/roles/worker-role.ts';
 import { probeSandbox } from '../../../src/security/sandbox/probe.ts';
 import { createShellSandbox } from '../../../src/security/sandbox/shell-sandbox.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';

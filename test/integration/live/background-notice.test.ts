@@ -1,9 +1,9 @@
 // live.md §4: a background task started from a chat ends → that chat gets exactly one notice (task id, target,
 // final state, elapsed time); none where the channel turned notices off, none for a task with no chat.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
-import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
-import { elapsedText } from '../../../src/live/messages.ts';
+import { startDelegateReaper } from '../../../src/delegation/delegate-reaper.ts';
+import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
+import { elapsedText } from '../../../src/live/live-messages.ts';
 import { sendBackgroundNotice } from '../../../src/queue/background-notice.ts';
 import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { outboxStreamKey } from '../../../src/queue/names.ts';

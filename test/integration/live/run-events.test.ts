@@ -5,8 +5,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRunEventLog, type RunEventLog } from '../../../src/live/run-event-log.ts';
-import type { RunEvent } from '../../../src/run/run-events.ts';
-import { buildRunTree } from '../../../src/run/run-tree.ts';
+import type { RunEvent } from '../../../src/run-contract/run-events.ts';
+import { buildRunTree } from '../../../src/run-contract/run-tree.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 
 const TOML = `

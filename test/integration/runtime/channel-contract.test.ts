@@ -1,7 +1,7 @@
 // The adapter contract beyond text: buttons and their presses, edits, and the typing indicator while a turn runs.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createChannelHost } from '../../../src/channel/host.ts';
-import { type InboundAction, outboundMessageSchema } from '../../../src/channel/types.ts';
+import { createChannelHost } from '../../../src/channel-host/host.ts';
+import { type InboundAction, outboundMessageSchema } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';

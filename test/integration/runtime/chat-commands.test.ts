@@ -5,10 +5,10 @@ import {
   STOP_NOTHING_RUNNING,
   STOP_REQUESTED,
   TURN_ABORTED,
-} from '../../../src/channel/messages.ts';
-import { conversationId } from '../../../src/channel/types.ts';
-import { runningTurnsKey } from '../../../src/control-plane/running-turns.ts';
-import { createTaskRecords, type TaskRecord } from '../../../src/control-plane/task-records.ts';
+} from '../../../src/channel-host/channel-messages.ts';
+import { conversationId } from '../../../src/channel-host/types.ts';
+import { createTaskRecords, type TaskRecord } from '../../../src/delegation/task-records.ts';
+import { runningTurnsKey } from '../../../src/fleet/running-turns.ts';
 import {
   createRuntimeHarness,
   echoResponder,

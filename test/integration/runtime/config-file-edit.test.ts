@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { editHasErrors } from '../../../src/config/edit-messages.ts';
-import { applyDelegationPolicyMode } from '../../../src/control-plane/config-file-edit.ts';
-import { listenForReloads } from '../../../src/control-plane/reload-bus.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
+import { applyDelegationPolicyMode } from '../../../src/fleet/config-file-edit.ts';
+import { listenForReloads } from '../../../src/fleet/reload-bus.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 
 const redis = testRedis();

@@ -1,11 +1,11 @@
 // Inbound → turn → outbox through real queues: ordering per conversation, parallel conversations, dedupe.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TURN_ABORTED } from '../../../src/channel/messages.ts';
-import { ChannelRateLimitError } from '../../../src/channel/types.ts';
-import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
-import { createRunningTurns } from '../../../src/control-plane/running-turns.ts';
+import { TURN_ABORTED } from '../../../src/channel-host/channel-messages.ts';
+import { ChannelRateLimitError } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
-import { createSessionAbort } from '../../../src/gateway/session-abort.ts';
+import { createAbortBus } from '../../../src/fleet/abort-bus.ts';
+import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
+import { createSessionAbort } from '../../../src/fleet/session-abort.ts';
 import { testRedis } from '../../helpers/redis.ts';
 import {
   createRuntimeHarness,

@@ -1,8 +1,8 @@
 // Poison records on the runtime (issue 8 item 6): a damaged inbox event or history entry never stops a
 // conversation. The next message gets its answer, in order, and the user sees a short text, never a parser error.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MESSAGE_UNREADABLE, TURN_FAILED_INTERNAL } from '../../../src/channel/messages.ts';
-import { conversationId } from '../../../src/channel/types.ts';
+import { MESSAGE_UNREADABLE, TURN_FAILED_INTERNAL } from '../../../src/channel-host/channel-messages.ts';
+import { conversationId } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
 import { createTurnQueue, type TurnQueue } from '../../../src/queue/turn-queue.ts';

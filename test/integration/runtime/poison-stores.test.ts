@@ -1,12 +1,12 @@
-// Poison records in the control-plane stores (issue 8 item 6): one damaged task record, running-turn mark or
+// Poison records in the fleet and delegation stores (issue 8 item 6): one damaged task record, running-turn mark or
 // cron job is skipped with a log line, and the loop that reads it goes on with the good ones.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
-import { startDelegateReaper } from '../../../src/control-plane/delegate-reaper.ts';
-import { createDelegateTasks } from '../../../src/control-plane/delegate-tasks.ts';
-import { createRunningTurns } from '../../../src/control-plane/running-turns.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
-import { createSessionAbort } from '../../../src/gateway/session-abort.ts';
+import { startDelegateReaper } from '../../../src/delegation/delegate-reaper.ts';
+import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
+import { createAbortBus } from '../../../src/fleet/abort-bus.ts';
+import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
+import { createSessionAbort } from '../../../src/fleet/session-abort.ts';
 import { createCronTools } from '../../../src/tools/cron/cron-tools.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
@@ -39,7 +39,7 @@ afterAll(async () => {
   await h.close();
 });
 
-describe('poison records in the control-plane stores', () => {
+describe('poison records in the fleet and delegation stores', () => {
   it('the reaper reaps a lost task in the same pass as unreadable records, and frees their slots', async () => {
     const log = capturingLogger();
     const tasks = createDelegateTasks(h.redis, h.prefix);

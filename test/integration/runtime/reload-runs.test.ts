@@ -6,7 +6,7 @@ import { runTurn } from '../../../src/agent/run-turn.ts';
 import { createLiveConfig, type LiveConfig } from '../../../src/config/live-config.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { createCostLedger } from '../../../src/cost/ledger.ts';
-import { turnServices } from '../../../src/run/live-services.ts';
+import { turnServices } from '../../../src/run-contract/live-services.ts';
 import { toolNamesOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { configFromToml } from '../../helpers/test-config.ts';

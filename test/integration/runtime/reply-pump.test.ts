@@ -3,8 +3,8 @@
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalChannel, type LocalChannel } from '../../../channels/local/local-adapter.ts';
-import type { OutboxWriter } from '../../../src/channel/types.ts';
-import { createMetricsStore } from '../../../src/control-plane/metrics-store.ts';
+import type { OutboxWriter } from '../../../src/channel-host/types.ts';
+import { createMetricsStore } from '../../../src/fleet/metrics-store.ts';
 import { OUTBOX_GROUP, outboxStreamKey, replySentKey } from '../../../src/queue/names.ts';
 import { createReplyOutbox } from '../../../src/queue/reply-outbox.ts';
 import { type ReplyPump, type ReplyPumpOptions, startReplyPump } from '../../../src/queue/reply-pump.ts';

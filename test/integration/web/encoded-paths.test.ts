@@ -2,7 +2,7 @@
 // encoded spelling of a protected path is guarded like the plain one, and an undecodable path gets a 400 (never a
 // request left hanging), with and without api_token, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BAD_PATH } from '../../../src/gateway/messages.ts';
+import { BAD_PATH } from '../../../src/ops-api/ops-api-messages.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 
 const TOKEN = 'tok-encoded-5d2f9a17c3';

@@ -1,13 +1,17 @@
 // The sessions pages over HTTP on real Redis: sign-in required, CSP headers, 1,000 sessions paged from the index,
 // a 10,000-message transcript paged by LRANGE, delegation cards in the HTML, the abort route.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AbortBus, createAbortBus } from '../../../src/control-plane/abort-bus.ts';
-import { createRunningTurns, runningTurnsKey } from '../../../src/control-plane/running-turns.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
-import { createSessionAbort } from '../../../src/gateway/session-abort.ts';
+import { type AbortBus, createAbortBus } from '../../../src/fleet/abort-bus.ts';
+import { createRunningTurns, runningTurnsKey } from '../../../src/fleet/running-turns.ts';
+import { createSessionAbort } from '../../../src/fleet/session-abort.ts';
 import { historyKeys } from '../../../src/session/history-store.ts';
 import { PAGE_HEADERS } from '../../../src/web/page.ts';
-import { ABORT_NOTHING, ABORT_SENT, RESULT_NOT_RECORDED } from '../../../src/web/sessions/messages.ts';
+import {
+  ABORT_NOTHING,
+  ABORT_SENT,
+  RESULT_NOT_RECORDED,
+} from '../../../src/web/sessions/session-page-messages.ts';
 import { transcriptUrl } from '../../../src/web/sessions/session-url.ts';
 import { type DashboardServer, startDashboard, TEST_WEB_USER } from '../../helpers/dashboard-server.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';

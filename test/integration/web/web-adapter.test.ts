@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebAdapter } from '../../../channels/web/web-adapter.ts';
 import { createWebChatHub } from '../../../channels/web/web-hub.ts';
-import type { ChannelHost } from '../../../src/channel/types.ts';
-import type { WebChatEndpoint, WebChatFeedItem } from '../../../src/channel/web-chat.ts';
+import type { ChannelHost } from '../../../src/channel-host/types.ts';
+import type { WebChatEndpoint, WebChatFeedItem } from '../../../src/channel-host/web-chat.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { renderChatMarkdown, renderChatPlain } from '../../../src/web/markdown.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';

@@ -2,10 +2,10 @@
 // login name field never reaches the logs; cookie-less GETs in local mode do not each store a session.
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
 import type { Logger } from '../../../src/core/logger.ts';
-import { createOpsDeps } from '../../../src/gateway/ops-deps.ts';
-import { createOpsServer } from '../../../src/gateway/ops-server.ts';
+import { createAbortBus } from '../../../src/fleet/abort-bus.ts';
+import { createOpsDeps } from '../../../src/ops-api/ops-deps.ts';
+import { createOpsServer } from '../../../src/ops-api/ops-server.ts';
 import { registerWeb } from '../../../src/web/register-web.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';

@@ -2,10 +2,10 @@
 // cross-site refusals, cookie flags, and an unreadable session record treated as no session.
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createAbortBus } from '../../../src/control-plane/abort-bus.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
-import { createOpsDeps } from '../../../src/gateway/ops-deps.ts';
-import { createOpsServer } from '../../../src/gateway/ops-server.ts';
+import { createAbortBus } from '../../../src/fleet/abort-bus.ts';
+import { createOpsDeps } from '../../../src/ops-api/ops-deps.ts';
+import { createOpsServer } from '../../../src/ops-api/ops-server.ts';
 import {
   CROSS_SITE,
   CSRF_MISSING,

@@ -7,7 +7,7 @@ import {
   thinkingOf,
   withThinkingPrefix,
 } from '../../../src/agent/thinking/levels.ts';
-import { THINKING_PREFIXES } from '../../../src/agent/thinking/messages.ts';
+import { THINKING_PREFIXES } from '../../../src/agent/thinking/thinking-messages.ts';
 import { createLogger, createSilentLogger } from '../../../src/core/logger.ts';
 import { boostedTemperature, tuneForThinking } from '../../../src/providers/native-thinking.ts';
 

@@ -4,7 +4,7 @@ import { checkAnswerer, fromDestination } from '../../../src/approval/answer-aut
 import { latePressText, unauthorisedText } from '../../../src/approval/answer-texts.ts';
 import type { PeerGroup } from '../../../src/config/types.ts';
 import { createCatalog } from '../../../src/i18n/catalog.ts';
-import { dialectOf } from '../../../src/runtime/platforms.ts';
+import { dialectOf } from '../../../src/roles/platforms.ts';
 
 const group = (over: Partial<PeerGroup>): PeerGroup => ({
   name: 'g',

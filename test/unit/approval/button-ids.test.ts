@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { discordCustomId } from '../../../channels/discord/approval-card.ts';
 import { slackActionId } from '../../../channels/slack/approval-card.ts';
 import { telegramCallbackData } from '../../../channels/telegram/approval-card.ts';
-import type { ApprovalAction } from '../../../src/channel/approval-card.ts';
-import { dialectOf } from '../../../src/runtime/platforms.ts';
+import type { ApprovalAction } from '../../../src/channel-host/approval-card.ts';
+import { dialectOf } from '../../../src/roles/platforms.ts';
 
 const ID = randomUUID();
 const ACTIONS: ApprovalAction[] = ['approve', 'always', 'deny'];

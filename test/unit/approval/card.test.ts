@@ -1,8 +1,8 @@
 // Approval prompts per platform (approvals.md §12.2–§12.5) and the prompt once decided (§10.8).
 import { describe, expect, it } from 'vitest';
 import { type ApprovalCard, renderApprovalCard, renderDecidedCard } from '../../../src/approval/card.ts';
-import { BUTTON_ID_MAX_BYTES, outboundMessageSchema } from '../../../src/channel/types.ts';
-import { dialectOf } from '../../../src/runtime/platforms.ts';
+import { BUTTON_ID_MAX_BYTES, outboundMessageSchema } from '../../../src/channel-host/types.ts';
+import { dialectOf } from '../../../src/roles/platforms.ts';
 
 const ID = '3f0c9a52-8d1e-4b6a-9c2f-0123456789ab';
 const base: ApprovalCard = {

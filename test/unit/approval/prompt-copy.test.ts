@@ -1,13 +1,13 @@
 // approvals.md §12.1 copy strings and §9 model texts, verbatim from the spec.
 import { describe, expect, it } from 'vitest';
-import { approvalAck } from '../../../src/approval/copy.ts';
 import {
   DENIED_BY_USER,
   type NotRunReason,
   notRunText,
   refusedStatusLine,
-} from '../../../src/approval/messages.ts';
-import { formatMarkup } from '../../../src/channel/approval-card.ts';
+} from '../../../src/approval/approval-messages.ts';
+import { approvalAck } from '../../../src/approval/copy.ts';
+import { formatMarkup } from '../../../src/channel-host/approval-card.ts';
 import { createCatalog, defaultCatalog } from '../../../src/i18n/catalog.ts';
 
 const c = defaultCatalog();

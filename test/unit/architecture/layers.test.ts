@@ -8,17 +8,17 @@ import { PROJECT_ROOT as ROOT, sourceFiles } from '../../helpers/source-files.ts
 const LAYERS: readonly (readonly string[])[] = [
   ['core'],
   ['config', 'i18n'],
-  ['providers', 'security', 'channel'],
+  ['providers', 'security', 'channel-host'],
   ['approval'],
-  ['control-plane', 'session', 'cron'],
-  ['run'],
+  ['fleet', 'delegation', 'session', 'cron'],
+  ['run-contract'],
   ['cost', 'live'],
   ['agent'],
   ['tools'],
   ['queue'],
-  ['gateway'],
+  ['ops-api', 'chat-actions'],
   ['web'],
-  ['runtime'],
+  ['roles'],
   ['cli'],
 ];
 
@@ -150,7 +150,8 @@ describe('folder layers of src/', () => {
   const forbidden: [from: string, to: string][] = [
     ['agent', 'tools'],
     ['cost', 'tools'],
-    ['control-plane', 'tools'],
+    ['fleet', 'tools'],
+    ['delegation', 'tools'],
   ];
   for (const [from, to] of forbidden) {
     it(`${from}/ imports nothing from ${to}/`, () => {
@@ -182,10 +183,10 @@ describe('folder layers of src/', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('channel adapters import only src/channel, src/core, their own files and libraries', () => {
+  it('channel adapters import only src/channel-host, src/core, their own files and libraries', () => {
     const stray = channelEdges.filter((e) => {
       if (!e.relative) return false; // a library (bullmq and the AI SDK are checked above)
-      if (e.target !== undefined) return e.target !== 'channel' && e.target !== 'core';
+      if (e.target !== undefined) return e.target !== 'channel-host' && e.target !== 'core';
       // A platform with no cards of its own (local, web) borrows another platform's dialect.
       if (DIALECT.test(e.file) && DIALECT.test(e.spec)) return false;
       const own = e.file.split('/').slice(0, 2).join('/');
@@ -195,14 +196,14 @@ describe('folder layers of src/', () => {
   });
 
   it('dialects and the platform table load no library at all (workers load them without grammy & co)', () => {
-    const roots = [...sourceFiles('channels').filter((f) => DIALECT.test(f)), 'src/runtime/platforms.ts'];
+    const roots = [...sourceFiles('channels').filter((f) => DIALECT.test(f)), 'src/roles/platforms.ts'];
     expect(roots.length).toBeGreaterThan(1);
     expect(show(runtimeClosure(roots).filter((e) => !e.relative))).toEqual([]);
   });
 
-  it('the platform table imports only dialects and src/channel', () => {
-    const stray = importsOf('src/runtime/platforms.ts').filter(
-      (e) => !DIALECT.test(e.spec) && e.target !== 'channel',
+  it('the platform table imports only dialects and src/channel-host', () => {
+    const stray = importsOf('src/roles/platforms.ts').filter(
+      (e) => !DIALECT.test(e.spec) && e.target !== 'channel-host',
     );
     expect(show(stray)).toEqual([]);
   });

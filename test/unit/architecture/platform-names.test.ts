@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, sourceFiles } from '../../helpers/source-files.ts';
 
-const ALLOWED = [/^src\/config\//, /^src\/runtime\/platforms\.ts$/, /^src\/runtime\/channel-adapters\.ts$/];
+const ALLOWED = [/^src\/config\//, /^src\/roles\/platforms\.ts$/, /^src\/roles\/channel-adapters\.ts$/];
 /** A quoted platform name: 'telegram', "discord.x", `slack…`. */
 const QUOTED = /['"`](telegram|discord|slack)\b/;
 

@@ -1,6 +1,6 @@
 // Which message texts are chat commands.
 import { describe, expect, it } from 'vitest';
-import { parseChatCommand } from '../../../src/channel/commands.ts';
+import { parseChatCommand } from '../../../src/channel-host/commands.ts';
 
 const parse = (text: string, addressedToBot = false) => parseChatCommand({ text, addressedToBot });
 

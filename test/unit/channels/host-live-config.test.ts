@@ -1,7 +1,7 @@
 // The channel host reads the live config per event: a reload that changes [peer_groups] applies to the next
 // message, with no restart of the gateway.
 import { describe, expect, it } from 'vitest';
-import { createChannelHost } from '../../../src/channel/host.ts';
+import { createChannelHost } from '../../../src/channel-host/host.ts';
 import { createLiveConfig } from '../../../src/config/live-config.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';

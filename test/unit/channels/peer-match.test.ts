@@ -1,7 +1,7 @@
 // config.md §13 entry forms: ids match ids exactly, `@name` matches a username case-insensitively, "*" anyone;
 // and the config warning for a bare entry that cannot be an id on its platform.
 import { describe, expect, it } from 'vitest';
-import { peerMatches } from '../../../src/channel/peer-authz.ts';
+import { peerMatches } from '../../../src/channel-host/peer-authz.ts';
 import { configOf, errors, load, MINIMAL, messages, warnings } from '../config/load-helper.ts';
 
 describe('peer entry forms (config.md §13)', () => {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { receiveWithRetry } from '../../../src/channel/receive-retry.ts';
-import type { ChannelHost, InboundEvent, ReceiveResult } from '../../../src/channel/types.ts';
+import { receiveWithRetry } from '../../../src/channel-host/receive-retry.ts';
+import type { ChannelHost, InboundEvent, ReceiveResult } from '../../../src/channel-host/types.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 
 function logged() {

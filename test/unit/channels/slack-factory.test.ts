@@ -1,7 +1,7 @@
 // [channels.slack.<alias>] → the Slack adapter in Socket Mode (app_token) or HTTP mode (signing_secret only).
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/logger.ts';
-import { createChannelAdapters } from '../../../src/runtime/channel-adapters.ts';
+import { createChannelAdapters } from '../../../src/roles/channel-adapters.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
 
 function adaptersFor(slack: string) {

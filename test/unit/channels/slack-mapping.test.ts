@@ -4,7 +4,7 @@ import { webApi } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { type InboundContext, mapAction, mapMessage } from '../../../channels/slack/inbound.ts';
 import { buildBlocks, escapeText, mapSendError } from '../../../channels/slack/outbound.ts';
-import { ChannelRateLimitError } from '../../../src/channel/types.ts';
+import { ChannelRateLimitError } from '../../../src/channel-host/types.ts';
 
 const ctx = (over: Partial<InboundContext> = {}): InboundContext => ({
   channelKey: 'slack.t',

@@ -1,8 +1,8 @@
 // Tests: the web chat's pure parts: peer identities in peer groups (config.md §12.4, §13) and the startup line
 // with the chat URL. Its Markdown renderer is tested in test/unit/web/markdown.test.ts.
 import { describe, expect, it } from 'vitest';
-import { isAuthorised } from '../../../src/channel/peer-authz.ts';
-import { startupSummary } from '../../../src/runtime/startup-summary.ts';
+import { isAuthorised } from '../../../src/channel-host/peer-authz.ts';
+import { startupSummary } from '../../../src/roles/startup-summary.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
 
 describe('web peer identities in peer groups', () => {

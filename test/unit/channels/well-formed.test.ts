@@ -1,6 +1,6 @@
 // Inbound strings made well-formed (security review #8): every string of an event, nested ones included.
 import { describe, expect, it } from 'vitest';
-import { wellFormed } from '../../../src/channel/well-formed.ts';
+import { wellFormed } from '../../../src/channel-host/well-formed.ts';
 
 describe('wellFormed', () => {
   it('replaces lone surrogates in every string of an event, and leaves the rest as it was', () => {

@@ -2,8 +2,8 @@
 // default (which would kill the process mid-turn).
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { alreadyStopping, reloadWhileStarting } from '../../../src/runtime/messages.ts';
-import { watchStopSignals } from '../../../src/runtime/stop-signals.ts';
+import { alreadyStopping, reloadWhileStarting } from '../../../src/roles/role-messages.ts';
+import { watchStopSignals } from '../../../src/roles/stop-signals.ts';
 
 function setup() {
   const source = new EventEmitter();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { resolveCandidates } from '../../../src/providers/candidates.ts';
 import { modelChoice, selectCandidates } from '../../../src/providers/model-selection.ts';
-import { startupSummary } from '../../../src/runtime/startup-summary.ts';
+import { startupSummary } from '../../../src/roles/startup-summary.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
 import { configOf, load, messages } from '../config/load-helper.ts';
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { type Candidate, resolveCandidates } from '../../../src/providers/candidates.ts';
 import type { ClassifiedFailure } from '../../../src/providers/classify-failure.ts';
-import { setupProblemText } from '../../../src/providers/messages.ts';
 import { selectCandidates } from '../../../src/providers/model-selection.ts';
+import { setupProblemText } from '../../../src/providers/provider-messages.ts';
 import { diagnoseSetup, type FailedAttempt } from '../../../src/providers/setup-problem.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
 

@@ -1,6 +1,6 @@
 // delegate.md §18 transcript cards: history entries → card view models, one test per rule.
 import { describe, expect, it } from 'vitest';
-import { backgroundStarted, parallelHeader } from '../../../src/tools/delegate/messages.ts';
+import { backgroundStarted, parallelHeader } from '../../../src/tools/delegate/delegate-messages.ts';
 import {
   cardFor,
   classifyCall,

@@ -1,7 +1,7 @@
 // Card HTML (delegate.md §18): response first, Details collapsed, "Result not recorded", cut notes, Copy holding the
 // stored original, one parallel card with its blocks, no lifecycle words, everything escaped.
 import { describe, expect, it } from 'vitest';
-import { parallelHeader } from '../../../src/tools/delegate/messages.ts';
+import { parallelHeader } from '../../../src/tools/delegate/delegate-messages.ts';
 import { cardFor } from '../../../src/web/transcript/cards.ts';
 import { renderCard } from '../../../src/web/transcript/render-cards.ts';
 

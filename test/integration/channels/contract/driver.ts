@@ -1,5 +1,5 @@
 // What the contract suite needs from a platform: its fake and adapter started, and the fake's side of each case.
-import type { ChannelAdapter, ChannelHost } from '../../../../src/channel/types.ts';
+import type { ChannelAdapter, ChannelHost } from '../../../../src/channel-host/types.ts';
 
 /** The contract's cases; a driver names the ones its platform cannot do, with the reason. */
 export type ContractCase =

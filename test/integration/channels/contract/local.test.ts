@@ -1,6 +1,6 @@
 // The channel contract on the local channel: in-process, so it is its own "fake" (replies, presses, refusals).
 import { createLocalChannel, type LocalChannel } from '../../../../channels/local/local-adapter.ts';
-import { ChannelRateLimitError } from '../../../../src/channel/types.ts';
+import { ChannelRateLimitError } from '../../../../src/channel-host/types.ts';
 import type { PlatformDriver } from './driver.ts';
 import { channelContract } from './suite.ts';
 

@@ -6,7 +6,7 @@ import {
   ChannelRateLimitError,
   type OutboundMessage,
   type Recipient,
-} from '../../../../src/channel/types.ts';
+} from '../../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../../src/core/logger.ts';
 import { createReplyOutbox } from '../../../../src/queue/reply-outbox.ts';
 import { startReplyPump } from '../../../../src/queue/reply-pump.ts';

@@ -10,7 +10,7 @@ import {
   type InboundEvent,
   inboundEventSchema,
   type Recipient,
-} from '../../../../src/channel/types.ts';
+} from '../../../../src/channel-host/types.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../../helpers/redis.ts';
 import { waitFor } from '../../../helpers/wait.ts';
 import type { ContractCase, PlatformDriver, WireMessage } from './driver.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText } from '../../../../src/channel/chunking.ts';
-import { chunkMarkdown, openFence } from '../../../../src/channel/markdown/chunk.ts';
+import { chunkText } from '../../../../src/channel-host/chunking.ts';
+import { chunkMarkdown, openFence } from '../../../../src/channel-host/markdown/chunk.ts';
 
 const len = (s: string) => [...s].length;
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { toSlackMrkdwn } from '../../../../channels/slack/slack-mrkdwn.ts';
 import { toTelegramHtml } from '../../../../channels/telegram/telegram-html.ts';
-import { chunkMarkdown, openFence } from '../../../../src/channel/markdown/chunk.ts';
+import { chunkMarkdown, openFence } from '../../../../src/channel-host/markdown/chunk.ts';
 import { parseTelegramHtml } from '../../../fakes/telegram-html.ts';
 
 const PIECES = [

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../../../src/run/tool.ts';
+import type { ToolContext } from '../../../../src/run-contract/tool.ts';
 import { createFileReadTool, FILE_READ_CAP_BYTES } from '../../../../src/tools/builtin/file-read.ts';
 import { createFileWriteTool } from '../../../../src/tools/builtin/file-write.ts';
 import { buildRunContext, createFakeGate, createMemoryBuckets } from '../../../helpers/run-context.ts';

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../../../src/run/tool.ts';
+import type { ToolContext } from '../../../../src/run-contract/tool.ts';
 import { memorySlug } from '../../../../src/tools/builtin/memory-files.ts';
 import { createMemoryForgetTool } from '../../../../src/tools/builtin/memory-forget.ts';
 import { createMemoryRecallTool } from '../../../../src/tools/builtin/memory-recall.ts';

@@ -1,8 +1,8 @@
 // A bounded child's shell judges and bounds commands with the caller's policy: its sandbox setting included.
 import { describe, expect, it } from 'vitest';
-import type { Tool, ToolContext } from '../../../../src/run/tool.ts';
-import { ok } from '../../../../src/run/tool.ts';
-import { createToolRegistry } from '../../../../src/run/tool-registry.ts';
+import type { Tool, ToolContext } from '../../../../src/run-contract/tool.ts';
+import { ok } from '../../../../src/run-contract/tool.ts';
+import { createToolRegistry } from '../../../../src/run-contract/tool-registry.ts';
 import { boundedChildTools } from '../../../../src/tools/delegate/child-tools.ts';
 import { buildPolicy } from '../../../helpers/policy.ts';
 import { buildRunContext } from '../../../helpers/run-context.ts';

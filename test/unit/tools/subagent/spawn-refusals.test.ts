@@ -1,8 +1,8 @@
 // spawn_subagent refusals that a model cannot reach through a normal tool set: the configured-profile gate
 // and the narrowing validator on a spawn site's overrides (subagents.md §4 step 3, §10).
 import { describe, expect, it } from 'vitest';
-import type { RunContext } from '../../../../src/run/run-context.ts';
-import { createToolRegistry } from '../../../../src/run/tool-registry.ts';
+import type { RunContext } from '../../../../src/run-contract/run-context.ts';
+import { createToolRegistry } from '../../../../src/run-contract/tool-registry.ts';
 import { createSpawnSubagentTool } from '../../../../src/tools/subagent/spawn-subagent.ts';
 import { buildRunContext } from '../../../helpers/run-context.ts';
 import { configFromToml } from '../../../helpers/test-config.ts';

@@ -1,0 +1,124 @@
+// Runs a long-lived role (start, gateway, worker) until SIGTERM/SIGINT, then shuts it down within its grace.
+// SIGHUP and `baton reload` re-read the config into the live config (config-reload.ts).
+import { loadConfigFile } from '../config/index.ts';
+import { createLiveConfig } from '../config/live-config.ts';
+import { createLogger } from '../core/logger.ts';
+import { connectRedisOrExplain } from '../core/redis.ts';
+import type { ConfigDiagnostics } from '../ops-api/health.ts';
+import { createChannelAdapters } from './channel-adapters.ts';
+import { startConfigReload } from './config-reload.ts';
+import { startGatewayRole } from './gateway-role.ts';
+import { shuttingDown, stopped } from './role-messages.ts';
+import { startupSummary } from './startup-summary.ts';
+import { type StopSignals, watchStopSignals } from './stop-signals.ts';
+import { type Role, startWorkerRole } from './worker-role.ts';
+
+export type RoleName = 'start' | 'gateway' | 'worker';
+
+export interface RoleIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: Record<string, string | undefined>;
+  /** Resolves with a reason when the process is asked to stop (the first SIGTERM/SIGINT by default). */
+  stopSignal?: Promise<string>;
+}
+
+export async function runRole(role: RoleName, configPath: string, io: RoleIo): Promise<number> {
+  // Installed before anything starts: a signal during startup stops the role once it is up, never midway.
+  const signals = watchStopSignals(io.out);
+  try {
+    return await runUntilStopped(role, configPath, io, io.stopSignal ?? signals.stopped, signals);
+  } finally {
+    signals.dispose();
+  }
+}
+
+async function runUntilStopped(
+  role: RoleName,
+  configPath: string,
+  io: RoleIo,
+  stopSignal: Promise<string>,
+  signals: Pick<StopSignals, 'onReload'>,
+): Promise<number> {
+  const loaded = await loadConfigFile(configPath, io.env);
+  if (loaded.fatal || !loaded.config) {
+    for (const d of loaded.diagnostics) io.err(d.message);
+    return 1;
+  }
+  const config = loaded.config;
+  const logger = createLogger({ secrets: config.secrets });
+  // Resilient loading: a bad section is dropped and the rest starts, so operators can repair the file.
+  for (const d of loaded.diagnostics)
+    (d.severity === 'error' ? logger.error : logger.warn).call(logger, d.message);
+
+  const redis = await connectRedisOrExplain(config.redis.url, io.err);
+  if (!redis) return 1;
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem; retrying'));
+
+  const live = createLiveConfig(config);
+  // What /healthz reports: the diagnostics of the load in effect, replaced by each applied reload.
+  let inEffect: ConfigDiagnostics = loaded;
+  const adapters = role === 'worker' ? [] : createChannelAdapters(config, logger);
+  const roles: Role[] = [];
+  let opsUrl: string | null = null;
+  if (role !== 'worker') {
+    const gateway = await startGatewayRole({
+      config,
+      live,
+      logger,
+      redis,
+      adapters,
+      ops: () => inEffect,
+      opsPages: { configPath },
+    });
+    opsUrl = gateway.opsUrl;
+    roles.push(gateway);
+  }
+  if (role !== 'gateway') {
+    // BATON_TURN_LOCK_MS tunes crash failover (tests use a short one); the default suits production.
+    const lockMs = Number(io.env.BATON_TURN_LOCK_MS) || undefined;
+    roles.push(
+      await startWorkerRole({
+        config,
+        live,
+        logger,
+        redis,
+        env: io.env,
+        ...(lockMs ? { lockDurationMs: lockMs } : {}),
+      }),
+    );
+  }
+  const reload = await startConfigReload({
+    role,
+    configPath,
+    env: io.env,
+    live,
+    logger,
+    redis,
+    signals,
+    say: io.out,
+    onApplied: (next) => {
+      inEffect = next;
+    },
+  });
+  const label = role === 'start' ? 'gateway + worker' : role;
+  for (const line of startupSummary(
+    config,
+    label,
+    adapters.map((a) => a.key),
+    loaded.droppedSections,
+    role === 'gateway' ? undefined : io.env,
+    opsUrl,
+  ))
+    io.out(line);
+
+  const reason = await stopSignal;
+  io.out(shuttingDown(reason, config.worker.shutdown_grace_secs));
+  const graceMs = config.worker.shutdown_grace_secs * 1000;
+  await reload.close();
+  for (const r of roles.reverse()) await r.close(graceMs);
+  logger.flush();
+  await redis.quit().catch(() => redis.disconnect());
+  io.out(stopped);
+  return 0;
+}
