@@ -29,7 +29,11 @@ export async function runRole(role: RoleName, configPath: string, io: RoleIo): P
   try {
     return await runUntilStopped(role, configPath, io, io.stopSignal ?? signals.stopped, signals);
   } finally {
-    signals.dispose();
+    // The stop handlers stay while the process drains: Ctrl-C under `npm start` arrives twice (the terminal's and
+    // npm's), and a late copy would otherwise meet Node's default and kill the process by SIGINT, which npm then
+    // reports as a failure. (Node restores the default for its last few milliseconds of teardown.) Only reloads
+    // end here.
+    signals.onReload(() => {});
   }
 }
 
