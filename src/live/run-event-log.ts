@@ -3,9 +3,10 @@
 // and a failed write is logged and dropped, never a run's problem.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import { parseRecord } from '../core/redis-record.ts';
+import { checkRecord, parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import {
   type NewRunEvent,
@@ -15,19 +16,25 @@ import {
   runEventSchema,
 } from '../run-contract/run-events.ts';
 
-const appendEvents = loadRedisScript(join(import.meta.dirname, 'lua', 'append-run-events-2.lua'));
+const appendEvents = loadRedisScript(join(import.meta.dirname, 'lua', 'append-run-events-var.lua'));
 
 /** A tree's events outlive its runs long enough for a late reader (the dashboard's recent turns). */
 const TREE_TTL_SECS = 60 * 60;
-const MAX_EVENTS_PER_TREE = 5000;
+/** Stream entries per tree (each holds one flush's events of that tree). */
+const MAX_ENTRIES_PER_TREE = 2000;
 /** Events waiting to be written; beyond this new ones are dropped (a stalled Redis must not grow memory). */
 const MAX_QUEUED = 10_000;
+/**
+ * Events are written at most this often, all trees in one call: a fast turn's start and finish go out together,
+ * and a busy worker pays one round trip per flush, not one per turn. A live view is edited about once a second.
+ */
+const FLUSH_EVERY_MS = 100;
 
 export const runEventKeys = (prefix: string) => ({
   /** `{root}`: a tree's stream and counter share a Cluster hash slot. */
   stream: (root: string) => `${prefix}:run-events:{${root}}`,
   seq: (root: string) => `${prefix}:run-events:{${root}}:seq`,
-  /** Published with the tree's root id after each batch. */
+  /** Published after each flush with the root ids it wrote, one per line. */
   channel: `${prefix}:run-events`,
 });
 
@@ -44,39 +51,37 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
   let size = 0;
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
-  let scheduled = false;
 
   async function write(batch: Map<string, NewRunEvent[]>): Promise<void> {
-    await Promise.all(
-      [...batch].map(([root, events]) =>
-        appendEvents(
-          redis,
-          [keys.stream(root), keys.seq(root)],
-          [TREE_TTL_SECS, MAX_EVENTS_PER_TREE, keys.channel, root, ...events.map((e) => JSON.stringify(e))],
-        ).catch((err: unknown) =>
-          logger.warn(
-            { root_run_id: root, err: errorMessage(err) },
-            'run events not written (live view only)',
-          ),
-        ),
-      ),
+    if (batch.size === 0) return;
+    const keyList: string[] = [];
+    const args: (string | number)[] = [TREE_TTL_SECS, MAX_ENTRIES_PER_TREE, keys.channel];
+    for (const [root, events] of batch) {
+      keyList.push(keys.stream(root), keys.seq(root));
+      args.push(root, events.length, JSON.stringify(events));
+    }
+    await appendEvents(redis, keyList, args).catch((err: unknown) =>
+      logger.warn({ trees: batch.size, err: errorMessage(err) }, 'run events not written (live view only)'),
     );
   }
 
+  let timer: NodeJS.Timeout | null = null;
+  function flushNow(): void {
+    timer = null;
+    const batch = queued;
+    queued = new Map();
+    size = 0;
+    if (dropped > 0) {
+      logger.warn({ dropped }, 'run events dropped: the writer is behind (live view only)');
+      dropped = 0;
+    }
+    writing = writing.then(() => write(batch));
+  }
+
   function schedule(): void {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      const batch = queued;
-      queued = new Map();
-      size = 0;
-      if (dropped > 0) {
-        logger.warn({ dropped }, 'run events dropped: the writer is behind (live view only)');
-        dropped = 0;
-      }
-      writing = writing.then(() => write(batch));
-    });
+    if (timer) return;
+    timer = setTimeout(flushNow, FLUSH_EVERY_MS);
+    timer.unref();
   }
 
   return {
@@ -93,7 +98,10 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
       schedule();
     },
     async flush() {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (timer) {
+        clearTimeout(timer);
+        flushNow();
+      }
       await writing;
     },
     async read(root, afterSeq = 0) {
@@ -102,10 +110,15 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
       for (const [id, fields] of rows) {
         const f: Record<string, string> = {};
         for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
-        const seq = Number(f.seq);
-        const key = `${keys.stream(root)}[${id}]`;
-        const event = parseRecord(runEventSchema, f.e ?? null, { logger, key, what: 'run event' });
-        if (event && Number.isInteger(seq) && seq > afterSeq) out.push({ ...event, seq });
+        const first = Number(f.seq);
+        const ctx = { logger, key: `${keys.stream(root)}[${id}]`, what: 'run events' };
+        const events = parseRecord(z.array(z.unknown()), f.events ?? null, ctx);
+        if (!events || !Number.isInteger(first)) continue;
+        events.forEach((raw, i) => {
+          // Each event on its own: one damaged event is skipped (logged), its neighbours are kept.
+          const event = checkRecord(runEventSchema, raw, { ...ctx, what: 'run event' });
+          if (event && first + i > afterSeq) out.push({ ...event, seq: first + i });
+        });
       }
       return out;
     },
