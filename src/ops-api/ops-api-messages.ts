@@ -12,6 +12,8 @@ export const FOREIGN_HOST =
   'this gateway has no api_token, so it answers only requests addressed to localhost or its configured host';
 
 export const noRunningTurn = (sessionId: string) => `no running turn for session '${sessionId}'`;
+/** GET /api/runs/:id/tree for a run with no stored events (unknown, or its tree expired after an hour). */
+export const noRunTree = (runId: string) => `no live execution tree for run '${runId}'`;
 export const noRoute = (method: string, path: string) => `no route for ${method} ${path}`;
 export const bodyTooLarge = (limit: number) => `request body too large (limit ${limit} bytes)`;
 export const badQuery = (name: string, reason: string) => `invalid query parameter '${name}': ${reason}`;

@@ -2,9 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { approvalView } from '../approval/approval-view.ts';
 import { DEFAULT_TASK_LIMIT } from '../delegation/task-list.ts';
+import { liveRunTree } from '../live/run-tree-view.ts';
 import { checkHealth } from './health.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from './metrics-text.ts';
-import { badQuery, noRunningTurn } from './ops-api-messages.ts';
+import { badQuery, noRunningTurn, noRunTree } from './ops-api-messages.ts';
 import type { OpsContext } from './ops-context.ts';
 
 /** delegate.md §11.3 */
@@ -13,6 +14,8 @@ const TASK_STATUS_SET: ReadonlySet<string> = new Set(TASK_STATUSES);
 const MAX_TASK_LIMIT = 1000;
 const DEFAULT_APPROVAL_LIMIT = 100;
 const MAX_APPROVAL_LIMIT = 1000;
+/** Run ids are UUIDs; anything else never becomes a key. */
+const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -42,6 +45,15 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
     const result = await ctx.abortSession(id);
     if (!result.aborted) return reply.code(404).send({ error: noRunningTurn(id) });
     return reply.code(202).send({ aborted: true, run_id: result.runId });
+  });
+
+  // live.md §6: the execution tree of a turn (its root run id), rebuilt from its run events.
+  app.get<{ Params: { id: string } }>('/api/runs/:id/tree', async (req, reply) => {
+    const id = req.params.id;
+    if (!RUN_ID.test(id)) return reply.code(400).send({ error: badQuery('id', 'expected a run id') });
+    const runs = await liveRunTree(ctx.redis, ctx.config.redis.prefix, ctx.logger, id);
+    if (!runs) return reply.code(404).send({ error: noRunTree(id) });
+    return reply.code(200).send({ root_run_id: id, runs });
   });
 
   app.get<{ Querystring: Query }>('/api/tasks', async (req, reply) => {
