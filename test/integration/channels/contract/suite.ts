@@ -225,8 +225,15 @@ export function channelContract(driver: PlatformDriver): void {
         const enqueuedAt = Date.now();
         await run.enqueue(recipientOf(event), { text: 'after the limit' }, `limited-${n}`);
         await run.enqueue(recipientOf(event), { text: 'the next reply' }, `next-${n}`);
-        // The later reply of the same chat has arrived: the limited one cannot still be on its way.
-        await waitFor(() => withText('the next reply').length === 1, DEADLINE_MS, 'both replies');
+        // The later reply of the same chat has arrived and its send has returned to the pump (the wire sees a
+        // message before the adapter's call resolves): the limited one cannot still be on its way.
+        await waitFor(
+          () =>
+            withText('the next reply').length === 1 &&
+            run.outcomes.some((o) => o.ok && o.text === 'the next reply'),
+          DEADLINE_MS,
+          'both replies',
+        );
         expect(withText('after the limit').map((m) => m.place)).toEqual([injected.place]);
         expect(driver.sendAttempts('after the limit')).toBe(2);
         const delivered = run.outcomes.find((o) => o.ok && o.text === 'after the limit');
