@@ -7,6 +7,7 @@ import { checkHealth } from './health.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from './metrics-text.ts';
 import { badQuery, noRunningTurn, noRunTree } from './ops-api-messages.ts';
 import type { OpsContext } from './ops-context.ts';
+import { RUN_ID } from './run-events-route.ts';
 
 /** delegate.md §11.3 */
 const TASK_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'lost', 'timed_out'] as const;
@@ -14,8 +15,6 @@ const TASK_STATUS_SET: ReadonlySet<string> = new Set(TASK_STATUSES);
 const MAX_TASK_LIMIT = 1000;
 const DEFAULT_APPROVAL_LIMIT = 100;
 const MAX_APPROVAL_LIMIT = 1000;
-/** Run ids are UUIDs; anything else never becomes a key. */
-const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 type Query = Record<string, string | string[] | undefined>;
 

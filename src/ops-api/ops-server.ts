@@ -24,6 +24,7 @@ import {
 } from './ops-api-messages.ts';
 import { type OpsServerDeps, resolveOpsContext } from './ops-context.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
+import { registerRunEventRoutes } from './run-events-route.ts';
 
 export type { OpsServerDeps } from './ops-context.ts';
 
@@ -165,6 +166,7 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   });
 
   registerOpsRoutes(app, ctx);
+  registerRunEventRoutes(app, ctx);
   registerChannelRoutes(app, deps.channelRoutes ?? []);
   deps.web?.(app, ctx);
   return app;
