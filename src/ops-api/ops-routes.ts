@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { approvalView } from '../approval/approval-view.ts';
 import { DEFAULT_TASK_LIMIT } from '../delegation/task-list.ts';
+import { createRunningTurns } from '../fleet/running-turns.ts';
 import { liveRunTree } from '../live/run-tree-view.ts';
 import { checkHealth } from './health.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from './metrics-text.ts';
@@ -53,6 +54,15 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
     const runs = await liveRunTree(ctx.redis, ctx.config.redis.prefix, ctx.logger, id);
     if (!runs) return reply.code(404).send({ error: noRunTree(id) });
     return reply.code(200).send({ root_run_id: id, runs });
+  });
+
+  // The tree of the session's running turn (null when none runs); recent turns are not indexed yet.
+  app.get<{ Params: { id: string } }>('/api/sessions/:id/tree', async (req, reply) => {
+    const session = req.params.id;
+    const mark = await createRunningTurns(ctx.redis, ctx.config.redis.prefix, ctx.logger).get(session);
+    const root = mark?.runId && RUN_ID.test(mark.runId) ? mark.runId : null;
+    const runs = root ? await liveRunTree(ctx.redis, ctx.config.redis.prefix, ctx.logger, root) : null;
+    return reply.code(200).send({ session, running: root ? { root_run_id: root, runs: runs ?? [] } : null });
   });
 
   app.get<{ Querystring: Query }>('/api/tasks', async (req, reply) => {
