@@ -13,7 +13,7 @@ import { runningTurnsKey } from '../fleet/running-turns.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
 import { sessionIndexKey, sessionIndexMember } from '../session/session-index.ts';
-import { outboxStreamKey, replyIdempotencyKey, replySentKey } from './names.ts';
+import { inboxKeys, outboxStreamKey, replyIdempotencyKey, replySentKey } from './names.ts';
 import { outboxEntryArgs } from './outbox-entry.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
@@ -83,9 +83,10 @@ function storedSeq(raw: string): number | '' {
 }
 
 export function createConversationInbox(redis: Redis, prefix: string, logger: Logger): ConversationInbox {
-  const inboxKey = (c: string) => `${prefix}:inbox:${c}`;
-  const activeKey = `${prefix}:inbox-active`;
-  const seqKey = (c: string) => `${prefix}:conv-seq:${c}`;
+  const keys = inboxKeys(prefix);
+  const inboxKey = keys.inbox;
+  const activeKey = keys.active;
+  const seqKey = keys.seq;
   /**
    * The head as an event. An unreadable head (another version's, or damaged) is logged and dropped, and its
    * sender gets a short notice in its place in the reply order, so the conversation's later replies still leave.
@@ -114,7 +115,7 @@ export function createConversationInbox(redis: Redis, prefix: string, logger: Lo
   }
   return {
     async accept(conversation, event) {
-      const dedupe = `${prefix}:dedupe:${event.channel}:${event.eventId}`;
+      const dedupe = keys.dedupe(event.channel, event.eventId);
       const res = await ingestEvent(
         redis,
         [dedupe, inboxKey(conversation), activeKey, seqKey(conversation), replySentKey(prefix, conversation)],

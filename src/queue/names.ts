@@ -26,3 +26,17 @@ export function replyIdempotencyKey(prefix: string, idempotencyKey: string): str
 export function replySentKey(prefix: string, conversation: string): string {
   return `${prefix}:reply-sent:${conversation}`;
 }
+
+/** A conversation's inbox (a list: arrival order), its reply sequence counter, and the set of busy conversations. */
+export const inboxKeys = (prefix: string) => ({
+  inbox: (conversation: string) => `${prefix}:inbox:${conversation}`,
+  seq: (conversation: string) => `${prefix}:conv-seq:${conversation}`,
+  active: `${prefix}:inbox-active`,
+  /** A platform event already accepted (its redelivery is dropped). */
+  dedupe: (channel: string, eventId: string) => `${prefix}:dedupe:${channel}:${eventId}`,
+});
+
+/** The per-chat pacing slot of `reply_min_interval_secs`. */
+export function paceKey(prefix: string, channelKey: string, chat: string): string {
+  return `${prefix}:pace:${channelKey}:${chat}`;
+}

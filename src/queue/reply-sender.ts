@@ -7,6 +7,7 @@ import { type ChannelAdapter, ChannelRateLimitError } from '../channel-host/type
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { MetricsStore } from '../fleet/metrics-store.ts';
+import { paceKey } from './names.ts';
 import type { OutboxEntry } from './outbox-entry.ts';
 import type { OutboxStream } from './outbox-stream.ts';
 
@@ -72,7 +73,7 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
         opts.redact ? opts.redact(entry.text) : entry.text,
         adapter.maxMessageLength,
       );
-      const paceKey = `${opts.prefix}:pace:${adapter.key}:${entry.to.chat}`;
+      const slot = paceKey(opts.prefix, adapter.key, entry.to.chat);
       let sent = await opts.stream.progress(entry);
       let attempts = 0;
       let progressSaved = false;
@@ -82,7 +83,7 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
           await pause(pausedUntil - Date.now());
           continue;
         }
-        await pace(redis, paceKey, opts.minIntervalMs, signal);
+        await pace(redis, slot, opts.minIntervalMs, signal);
         try {
           await limit(() => adapter.send(entry.to, { text: chunks[sent]! }));
           opts.metrics?.countOutbox(adapter.key, 'sent');
