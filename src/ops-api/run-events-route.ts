@@ -1,11 +1,11 @@
 // GET /api/runs/:id/events (live.md §6): a turn's run events as Server-Sent Events, resumable: each event's SSE id
 // is its sequence number, and a reconnect with Last-Event-ID gets only what came after it.
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { errorMessage } from '../core/errors.ts';
 import { createRunEventFeed, type RunEventFeed } from '../live/run-event-feed.ts';
 import { badQuery } from './ops-api-messages.ts';
 import type { OpsContext } from './ops-context.ts';
+import { createSseStreams } from './sse-streams.ts';
 
 const KEEPALIVE_MS = 15_000;
 /** Run ids are UUIDs; anything else never becomes a key. */
@@ -13,11 +13,7 @@ export const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 export function registerRunEventRoutes(app: FastifyInstance, ctx: OpsContext): void {
   let feed: RunEventFeed | null = null;
-  const open = new Set<ServerResponse>();
-  // SSE responses never end on their own: end them so the server can close.
-  app.addHook('preClose', async () => {
-    for (const res of open) res.end();
-  });
+  const streams = createSseStreams(app, KEEPALIVE_MS);
   app.addHook('onClose', async () => {
     await feed?.close();
   });
@@ -33,32 +29,12 @@ export function registerRunEventRoutes(app: FastifyInstance, ctx: OpsContext): v
       prefix: ctx.config.redis.prefix,
       logger: ctx.logger,
     });
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      'x-content-type-options': 'nosniff',
-    });
-    res.write('retry: 2000\n\n');
-    open.add(res);
-    let stop: () => void = () => {};
-    try {
-      // One JSON line per event: no newline can split the SSE frame.
-      stop = await feed.follow(id, after, (e) => res.write(`id: ${e.seq}\ndata: ${JSON.stringify(e)}\n\n`));
-    } catch (err) {
-      // The client reconnects on its own (retry above) and resumes from its Last-Event-ID.
-      ctx.logger.warn({ root_run_id: id, err: errorMessage(err) }, 'run event stream failed');
-      open.delete(res);
-      res.end();
-      return;
-    }
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-    res.on('close', () => {
-      clearInterval(keepalive);
-      stop();
-      open.delete(res);
-    });
+    const events = feed;
+    await streams.serve(
+      reply,
+      (write) => events.follow(id, after, (e) => write({ id: String(e.seq), data: JSON.stringify(e) })),
+      // The client reconnects on its own and resumes from its Last-Event-ID.
+      (err) => ctx.logger.warn({ root_run_id: id, err: errorMessage(err) }, 'run event stream failed'),
+    );
   });
 }

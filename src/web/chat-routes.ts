@@ -1,10 +1,10 @@
 // The web chat's HTTP face: GET /chat/<alias> (page), GET …/events (SSE feed with Last-Event-ID replay),
 // POST …/messages and …/actions (CSRF-checked by the auth hook before they get here).
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { WebChatEndpoint, WebChatUser } from '../channel-host/web-chat.ts';
 import type { Logger } from '../core/logger.ts';
+import { createSseStreams } from '../ops-api/sse-streams.ts';
 import { NOT_SIGNED_IN } from './auth-messages.ts';
 import { BAD_ACTION, BAD_MESSAGE, NOT_ACCEPTED, noChat } from './chat-messages.ts';
 import { chatPage } from './chat-page.ts';
@@ -38,11 +38,7 @@ export function registerChatRoutes(
   logger: Logger,
 ): void {
   const byAlias = new Map(chats.map((c) => [c.alias, c]));
-  const open = new Set<ServerResponse>();
-  // SSE responses never end on their own: end them so the server can close.
-  app.addHook('preClose', async () => {
-    for (const res of open) res.end();
-  });
+  const streams = createSseStreams(app, KEEPALIVE_MS);
 
   // The auth hook answers first when there is no session; this only keeps a request from never being answered.
   const signedIn = (user: WebChatUser | undefined, reply: FastifyReply): user is WebChatUser => {
@@ -71,40 +67,16 @@ export function registerChatRoutes(
     const user = req.webUser;
     if (!chat || !signedIn(user, reply)) return reply;
     const lastId = req.headers['last-event-id'];
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      'x-content-type-options': 'nosniff',
-    });
-    res.write('retry: 2000\n\n');
-    open.add(res);
-    let stop: () => void;
-    try {
-      stop = await chat.follow(user.chatId, typeof lastId === 'string' ? lastId : undefined, (item) => {
-        // The data is one JSON line (no newline can split the SSE frame).
-        res.write(`${item.id ? `id: ${item.id}\n` : ''}data: ${item.data}\n\n`);
-      });
-    } catch (err) {
-      // The browser reconnects on its own (retry above); the feed resumes from its Last-Event-ID.
-      logger.warn(
-        { channel: chat.key, err: err instanceof Error ? err.message : String(err) },
-        'web chat feed failed',
-      );
-      open.delete(res);
-      res.end();
-      return;
-    }
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-    const done = () => {
-      clearInterval(keepalive);
-      stop();
-      open.delete(res);
-    };
-    res.on('close', done);
-    if (res.destroyed || res.writableEnded) done();
+    await streams.serve(
+      reply,
+      (write) => chat.follow(user.chatId, typeof lastId === 'string' ? lastId : undefined, write),
+      // The browser reconnects on its own; the feed resumes from its Last-Event-ID.
+      (err) =>
+        logger.warn(
+          { channel: chat.key, err: err instanceof Error ? err.message : String(err) },
+          'web chat feed failed',
+        ),
+    );
   });
 
   app.post('/chat/:alias/messages', async (req: AliasReq, reply) => {
