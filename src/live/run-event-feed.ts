@@ -43,13 +43,16 @@ export function createRunEventFeed(opts: {
     async follow(root, afterSeq, deliver) {
       await connect();
       let last = afterSeq;
+      let entry = '-';
       let reading: Promise<void> = Promise.resolve();
       let stopped = false;
       const readMore = () => {
         reading = reading.then(async () => {
           if (stopped) return;
           try {
-            for (const e of await log.read(root, last)) {
+            const batch = await log.readFrom(root, last, entry);
+            entry = batch.lastEntry;
+            for (const e of batch.events) {
               if (stopped || e.seq <= last) continue;
               last = e.seq;
               deliver(e);

@@ -43,6 +43,15 @@ export interface RunEventLog extends RunEventSink {
   flush(): Promise<void>;
   /** A tree's events after `afterSeq`, in order; unreadable entries are skipped (logged). */
   read(treeRootId: string, afterSeq?: number): Promise<RunEvent[]>;
+  /**
+   * The same, reading only the stream entries after `fromEntry` ('-': from the start), so a follower reads each
+   * entry once; `lastEntry` is where its next read starts.
+   */
+  readFrom(
+    treeRootId: string,
+    afterSeq: number,
+    fromEntry: string,
+  ): Promise<{ events: RunEvent[]; lastEntry: string }>;
 }
 
 export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Logger, 'warn'>): RunEventLog {
@@ -84,6 +93,26 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
     timer.unref();
   }
 
+  const readFrom: RunEventLog['readFrom'] = async (root, afterSeq, fromEntry) => {
+    const start = fromEntry === '-' ? '-' : `(${fromEntry}`;
+    const rows = (await redis.xrange(keys.stream(root), start, '+')) as [string, string[]][];
+    const out: RunEvent[] = [];
+    for (const [id, fields] of rows) {
+      const f: Record<string, string> = {};
+      for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+      const first = Number(f.seq);
+      const ctx = { logger, key: `${keys.stream(root)}[${id}]`, what: 'run events' };
+      const events = parseRecord(z.array(z.unknown()), f.events ?? null, ctx);
+      if (!events || !Number.isInteger(first)) continue;
+      events.forEach((raw, i) => {
+        // Each event on its own: one damaged event is skipped (logged), its neighbours are kept.
+        const event = checkRecord(runEventSchema, raw, { ...ctx, what: 'run event' });
+        if (event && first + i > afterSeq) out.push({ ...event, seq: first + i });
+      });
+    }
+    return { events: out, lastEntry: rows.at(-1)?.[0] ?? fromEntry };
+  };
+
   return {
     emit(run, body) {
       if (size >= MAX_QUEUED) {
@@ -105,22 +134,8 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
       await writing;
     },
     async read(root, afterSeq = 0) {
-      const rows = (await redis.xrange(keys.stream(root), '-', '+')) as [string, string[]][];
-      const out: RunEvent[] = [];
-      for (const [id, fields] of rows) {
-        const f: Record<string, string> = {};
-        for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
-        const first = Number(f.seq);
-        const ctx = { logger, key: `${keys.stream(root)}[${id}]`, what: 'run events' };
-        const events = parseRecord(z.array(z.unknown()), f.events ?? null, ctx);
-        if (!events || !Number.isInteger(first)) continue;
-        events.forEach((raw, i) => {
-          // Each event on its own: one damaged event is skipped (logged), its neighbours are kept.
-          const event = checkRecord(runEventSchema, raw, { ...ctx, what: 'run event' });
-          if (event && first + i > afterSeq) out.push({ ...event, seq: first + i });
-        });
-      }
-      return out;
+      return (await readFrom(root, afterSeq, '-')).events;
     },
+    readFrom,
   };
 }

@@ -44,8 +44,17 @@ export async function liveRunTree(
   const events = await createRunEventLog(redis, prefix, logger).read(rootRunId);
   if (events.length === 0) return null;
   const records = createTaskRecords(redis, prefix, logger);
-  const statusOf = async (taskId: string | null): Promise<string | null> =>
-    taskId ? ((await records.get(taskId))?.status ?? null) : null;
+  // A task appears twice (under its launcher and as its own node): its record is read once.
+  const statuses = new Map<string, Promise<string | null>>();
+  const statusOf = (taskId: string | null): Promise<string | null> => {
+    if (!taskId) return Promise.resolve(null);
+    let status = statuses.get(taskId);
+    if (!status) {
+      status = records.get(taskId).then((r) => r?.status ?? null);
+      statuses.set(taskId, status);
+    }
+    return status;
+  };
   const view = async (n: RunNode): Promise<RunNodeView> => ({
     run_id: n.runId,
     kind: n.kind,
