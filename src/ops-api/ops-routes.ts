@@ -1,6 +1,7 @@
 // Routes of the ops API: health, metrics, session abort, background tasks, approvals.
 import type { FastifyInstance } from 'fastify';
 import { approvalView } from '../approval/approval-view.ts';
+import { isUuid } from '../core/ids.ts';
 import { DEFAULT_TASK_LIMIT } from '../delegation/task-list.ts';
 import { createRunningTurns } from '../fleet/running-turns.ts';
 import { liveRunTree } from '../live/run-tree-view.ts';
@@ -8,7 +9,6 @@ import { checkHealth } from './health.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from './metrics-text.ts';
 import { badQuery, noRunningTurn, noRunTree } from './ops-api-messages.ts';
 import type { OpsContext } from './ops-context.ts';
-import { RUN_ID } from './run-events-route.ts';
 
 /** delegate.md §11.3 */
 const TASK_STATUSES = ['running', 'completed', 'failed', 'cancelled', 'lost', 'timed_out'] as const;
@@ -50,7 +50,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
   // live.md §6: the execution tree of a turn (its root run id), rebuilt from its run events.
   app.get<{ Params: { id: string } }>('/api/runs/:id/tree', async (req, reply) => {
     const id = req.params.id;
-    if (!RUN_ID.test(id)) return reply.code(400).send({ error: badQuery('id', 'expected a run id') });
+    if (!isUuid(id)) return reply.code(400).send({ error: badQuery('id', 'expected a run id') });
     const runs = await liveRunTree(ctx.redis, ctx.config.redis.prefix, ctx.logger, id);
     if (!runs) return reply.code(404).send({ error: noRunTree(id) });
     return reply.code(200).send({ root_run_id: id, runs });
@@ -60,7 +60,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
   app.get<{ Params: { id: string } }>('/api/sessions/:id/tree', async (req, reply) => {
     const session = req.params.id;
     const mark = await createRunningTurns(ctx.redis, ctx.config.redis.prefix, ctx.logger).get(session);
-    const root = mark?.runId && RUN_ID.test(mark.runId) ? mark.runId : null;
+    const root = mark?.runId && isUuid(mark.runId) ? mark.runId : null;
     const runs = root ? await liveRunTree(ctx.redis, ctx.config.redis.prefix, ctx.logger, root) : null;
     return reply.code(200).send({ session, running: root ? { root_run_id: root, runs: runs ?? [] } : null });
   });

@@ -2,14 +2,13 @@
 // is its sequence number, and a reconnect with Last-Event-ID gets only what came after it.
 import type { FastifyInstance } from 'fastify';
 import { errorMessage } from '../core/errors.ts';
+import { isUuid } from '../core/ids.ts';
 import { createRunEventFeed, type RunEventFeed } from '../live/run-event-feed.ts';
 import { badQuery } from './ops-api-messages.ts';
 import type { OpsContext } from './ops-context.ts';
 import { createSseStreams } from './sse-streams.ts';
 
 const KEEPALIVE_MS = 15_000;
-/** Run ids are UUIDs; anything else never becomes a key. */
-export const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function registerRunEventRoutes(app: FastifyInstance, ctx: OpsContext): void {
   let feed: RunEventFeed | null = null;
@@ -20,7 +19,8 @@ export function registerRunEventRoutes(app: FastifyInstance, ctx: OpsContext): v
 
   app.get<{ Params: { id: string } }>('/api/runs/:id/events', async (req, reply) => {
     const id = req.params.id;
-    if (!RUN_ID.test(id)) return reply.code(400).send({ error: badQuery('id', 'expected a run id') });
+    // Run ids are UUIDs; anything else never becomes a key.
+    if (!isUuid(id)) return reply.code(400).send({ error: badQuery('id', 'expected a run id') });
     const lastId = req.headers['last-event-id'];
     const after = typeof lastId === 'string' && /^\d{1,15}$/.test(lastId) ? Number(lastId) : 0;
     feed ??= createRunEventFeed({
