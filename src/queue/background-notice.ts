@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { conversationRecipient } from '../channel-host/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
+import { elapsedSecs } from '../delegation/task-list.ts';
 import type { TaskRecord } from '../delegation/task-records.ts';
 import { backgroundNoticeText } from '../live/live-messages.ts';
 import { enqueueOutboxEntry } from './reply-outbox.ts';
@@ -18,8 +19,9 @@ export async function sendBackgroundNotice(
   if (!to) return false;
   const channel = channelOf(deps.config, to.channel);
   if (!channel || channel.background_notices === false) return false;
-  const ms = Date.parse(rec.finished_at ?? '') - Date.parse(rec.started_at);
-  const text = backgroundNoticeText(rec.task_id, rec.agent, rec.status, Number.isFinite(ms) ? ms : 0);
+  // Whole seconds, as /status and the task list count them.
+  const secs = elapsedSecs(rec.started_at, rec.finished_at, Date.now());
+  const text = backgroundNoticeText(rec.task_id, rec.agent, rec.status, secs * 1000);
   await enqueueOutboxEntry(
     deps.redis,
     deps.prefix,
