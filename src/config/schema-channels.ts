@@ -1,7 +1,17 @@
 // Shape of [channels.<type>.<alias>] for telegram, discord, slack and web (spec/config.md §12).
 import type { z } from 'zod';
 import { STREAM_INTERVAL_WEB, TELEGRAM_SECRET_PATTERN } from './config-messages.ts';
-import { accepted, bool, enumOf, intAtLeast, nonNegInt, str, strArray, table, tableOf } from './schema-kit.ts';
+import {
+  accepted,
+  bool,
+  enumOf,
+  intAtLeast,
+  nonNegInt,
+  str,
+  strArray,
+  table,
+  tableOf,
+} from './schema-kit.ts';
 
 // Only approval_timeout_secs has a per-type default, so the common keys are built per type.
 const common = (approvalTimeoutSecs: number) => ({

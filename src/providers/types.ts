@@ -39,6 +39,11 @@ export interface ModelRequest {
   thinking?: NativeThinking;
   /** Per-attempt time limit for candidates whose entry sets no `timeout_secs` (a root turn's deadline). */
   defaultTimeoutSecs?: number;
+  /**
+   * Called as the answer streams, with the visible text so far of the current attempt (no think blocks, nothing
+   * of a text-protocol tool call); a fallback attempt starts again from ''.
+   */
+  onText?: (visibleText: string) => void;
 }
 
 /** Native thinking of one request (delegate.md §9.7). */

@@ -27,9 +27,9 @@ describe('live-run channel keys (live.md §5)', () => {
       `${MINIMAL}\n[channels.telegram.t]\nstreaming = "full"\nstream_edit_interval_ms = 100\nprogress = "loud"\nprogress_after_ms = -1\n[channels.web.w]\nstream_edit_interval_ms = 100\nstream_after_ms = 1.5\n`,
     );
     expect(errors(r)).toEqual([
-      "Invalid config at 'channels.telegram.t.streaming': expected one of \"partial\", \"off\", found \"full\"",
+      'Invalid config at \'channels.telegram.t.streaming\': expected one of "partial", "off", found "full"',
       "Invalid config at 'channels.telegram.t.stream_edit_interval_ms': must be at least 250",
-      "Invalid config at 'channels.telegram.t.progress': expected one of \"compact\", \"verbose\", \"off\", found \"loud\"",
+      'Invalid config at \'channels.telegram.t.progress\': expected one of "compact", "verbose", "off", found "loud"',
       "Invalid config at 'channels.telegram.t.progress_after_ms': must not be negative",
       "Invalid config at 'channels.web.w.stream_after_ms': expected integer, found float",
       "Invalid config at 'channels.web.w.stream_edit_interval_ms': must be 0 (not throttled) or at least 250",
