@@ -40,3 +40,9 @@ export const inboxKeys = (prefix: string) => ({
 export function paceKey(prefix: string, channelKey: string, chat: string): string {
   return `${prefix}:pace:${channelKey}:${chat}`;
 }
+
+/** A turn's live messages (live.md §2, §3): their refs, the final mark, the ops handled; and each slot's busy mark. */
+export const liveKeys = (prefix: string, root: string) => ({
+  state: `${prefix}:live:{${root}}`,
+  busy: (slot: string) => `${prefix}:live:{${root}}:busy:${slot}`,
+});

@@ -47,6 +47,8 @@ const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata']);
 export class FakeSlackServer {
   readonly calls: SlackCall[] = [];
   readonly messages: PostedMessage[] = [];
+  /** Messages chat.delete removed (no longer in `messages`). */
+  readonly deleted: PostedMessage[] = [];
   readonly socket = new FakeSlackSocket();
   private readonly server: Server;
   private readonly events = new EventEmitter();
@@ -204,6 +206,12 @@ export class FakeSlackServer {
         return this.post(params);
       case 'chat.update':
         return this.update(params);
+      case 'chat.delete': {
+        const at = this.messages.findIndex((m) => m.channel === params.channel && m.ts === params.ts);
+        if (at < 0) return { ok: false, error: 'message_not_found' };
+        this.deleted.push(...this.messages.splice(at, 1));
+        return { ok: true, channel: params.channel, ts: params.ts };
+      }
       case 'assistant.threads.setStatus':
         return { ok: true };
       case 'chat.postEphemeral':
