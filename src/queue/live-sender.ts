@@ -2,11 +2,13 @@
 // skipped, never retried or queued, while the channel is rate limited (§2 step 5); the progress summary (`last`)
 // and the answer's edit of the preview wait and retry like any reply.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
 import { chunkMarkdown } from '../channel-host/markdown/chunk.ts';
 import { type ChannelAdapter, ChannelRateLimitError, type MessageRef } from '../channel-host/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { LiveSlots } from './live-slots.ts';
+import { livePaceKey } from './names.ts';
 import type { LiveOp, OutboxEntry } from './outbox-entry.ts';
 
 /** A platform's retry_after holds every send of the channel: shared with the reply sender. */
@@ -16,6 +18,8 @@ export interface ChannelPause {
 
 export interface LiveSenderOptions {
   adapter: ChannelAdapter;
+  redis: Redis;
+  prefix: string;
   logger: Logger;
   slots: LiveSlots;
   pause: ChannelPause;
@@ -46,6 +50,14 @@ export function createLiveSender(opts: LiveSenderOptions): LiveSender {
     );
     return true;
   };
+
+  /** Waits until the chat's last live op is `gap` old (the chat's one edit budget, whichever gateway sent it). */
+  async function paced(key: string, gap: number): Promise<void> {
+    if (gap <= 0) return;
+    for (let ttl = await opts.redis.pttl(key); ttl > 0 && !signal.aborted; ttl = await opts.redis.pttl(key)) {
+      await wait(ttl);
+    }
+  }
 
   /** One post or edit; a `last` op waits out a rate limit and retries, others give up at once. */
   async function deliver(op: LiveOp, entry: OutboxEntry, ref: MessageRef | null, text: string) {
@@ -88,7 +100,11 @@ export function createLiveSender(opts: LiveSenderOptions): LiveSender {
       const held = begun.kind === 'go';
       let posted: MessageRef | null = null;
       if (begun.kind === 'go' && text && text.trim() !== '' && (op.last || Date.now() >= pause.until)) {
+        const paceKey = livePaceKey(opts.prefix, adapter.key, entry.to.chat);
+        await paced(paceKey, op.gap);
         posted = await deliver(op, entry, begun.ref, text);
+        // Counted from the platform's answer, so two shows reach the platform at least `gap` apart.
+        if (op.gap > 0) await opts.redis.set(paceKey, '1', 'PX', op.gap);
       }
       await slots.end(op.root, op.slot, posted, op.n, held);
     },

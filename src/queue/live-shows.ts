@@ -20,11 +20,12 @@ export function createLiveShows(
   to: Recipient,
   root: string,
   redact: (text: string) => string,
+  gapMs: number,
 ): LiveShows {
   let n = 0;
   return {
     async show(slot, text, last) {
-      const live = { root, slot, n: n + 1, last };
+      const live = { root, slot, n: n + 1, last, gap: gapMs };
       const entry = outboxEntryArgs({ to, text: redact(text), live });
       const keys = [liveKeys(prefix, root).state, outboxStreamKey(prefix, to.channel)];
       const queued = (await enqueueLiveOp(redis, keys, [live.n, last ? '1' : '0', ...entry])) === 1;

@@ -46,3 +46,8 @@ export const liveKeys = (prefix: string, root: string) => ({
   state: `${prefix}:live:{${root}}`,
   busy: (slot: string) => `${prefix}:live:{${root}}:busy:${slot}`,
 });
+
+/** When a chat may get its next live op (live.md §2 step 2): set when the platform answered the last one. */
+export function livePaceKey(prefix: string, channelKey: string, chat: string): string {
+  return `${prefix}:live-pace:${channelKey}:${chat}`;
+}

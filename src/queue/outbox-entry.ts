@@ -22,6 +22,8 @@ export interface LiveOp {
   slot: LiveSlot;
   n: number;
   last: boolean;
+  /** The chat's `stream_edit_interval_ms`: the least time from one live op's platform answer to the next op. */
+  gap: number;
 }
 export type LiveSlot = 'preview' | 'progress';
 
@@ -30,6 +32,7 @@ const liveOpSchema = z.object({
   slot: z.enum(['preview', 'progress']),
   n: z.number().int().positive(),
   last: z.boolean(),
+  gap: z.number().int().nonnegative(),
 });
 
 export interface OutboxEntry {

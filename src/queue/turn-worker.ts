@@ -155,7 +155,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         progress: channel.progress,
         progressAfterMs: channel.progress_after_ms,
       },
-      output: createLiveShows(services.redis, opts.prefix, origin, runId, redact),
+      output: createLiveShows(services.redis, opts.prefix, origin, runId, redact, channel.stream_edit_interval_ms),
       events: services.events,
       logger,
     });

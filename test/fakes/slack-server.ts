@@ -23,6 +23,8 @@ export interface SlackCall {
   token: string | undefined;
   /** What the fake answered with. */
   status: number;
+  /** When the fake received it (ms since the epoch). */
+  at: number;
 }
 
 /** A message the bot posted, as it stands now (chat.update changes it). */
@@ -170,8 +172,9 @@ export class FakeSlackServer {
     const token = auth?.startsWith('Bearer ') ? auth.slice(7) : (params.token as string | undefined);
     const failureAt = this.failures.findIndex((f) => f.method === undefined || f.method === method);
     const failure = failureAt >= 0 ? this.failures.splice(failureAt, 1)[0]?.failure : undefined;
+    const at = Date.now();
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      this.calls.push({ method, params, token, status });
+      this.calls.push({ method, params, token, status, at });
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
       this.events.emit('call');
