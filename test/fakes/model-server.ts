@@ -43,6 +43,8 @@ export interface ScriptedTurn {
   chunkDelayMs?: number;
   /** Destroys the connection once this many text chunks were sent (no finish event); a JSON reply is cut after its headers. */
   cutAfterChunks?: number;
+  /** A streamed reply ends with this provider error event after its text, instead of finishing. */
+  streamError?: { type: string; message: string };
   toolCalls?: ScriptedToolCall[];
   usage?: { inputTokens: number; outputTokens: number };
   /** An HTTP error status; the reply is `body` (string verbatim, else JSON) or the API's error envelope. */

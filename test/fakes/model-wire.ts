@@ -96,6 +96,10 @@ export function openaiSse(turn: ScriptedTurn, model: string, includeUsage: boole
   const delta = (d: unknown, finish: string | null = null) => [{ index: 0, delta: d, finish_reason: finish }];
   const out = [chunk(delta({ role: 'assistant', content: '' }))];
   for (const text of textChunksOf(turn)) out.push(chunk(delta({ content: text }), {}, true));
+  if (turn.streamError) {
+    const error = { ...turn.streamError, param: null, code: null };
+    return [...out, { frame: `data: ${JSON.stringify({ error })}\n\n`, textChunk: false }];
+  }
   calls.forEach((c, index) => {
     const call = { index, id: c.id, type: 'function', function: { name: c.name, arguments: c.json } };
     out.push(chunk(delta({ tool_calls: [call] })));
@@ -173,6 +177,7 @@ export function anthropicSse(turn: ScriptedTurn, model: string): SseEvent[] {
       true,
     );
   }
+  if (turn.streamError) return [...out, ev('error', { error: turn.streamError })];
   for (const c of calls) {
     block({ type: 'tool_use', id: c.id, name: c.name, input: {} }, [
       { type: 'input_json_delta', partial_json: c.json },
