@@ -14,6 +14,7 @@ import { parseToolCallBlocks, renderTextHistory, toolProtocolSection } from './t
 import { stripThinkBlocks } from './think-blocks.ts';
 import type { RequestToolMode } from './tool-protocol.ts';
 import type { ChatMessage, ModelRequest, ReasoningBlock, TokenUsage, ToolCall, ToolSpec } from './types.ts';
+import { visibleText } from './visible-text.ts';
 
 export interface PreparedRequest {
   mode: RequestToolMode;
@@ -97,6 +98,8 @@ export function prepareRequest(req: ModelRequest, mode: RequestToolMode): Prepar
 
 export interface CallSettings extends CallTuning {
   signal: AbortSignal;
+  /** Gets the visible answer text (visible-text.ts) each time it changes; must not throw. */
+  onText?: (visibleText: string) => void;
 }
 
 export interface CallResult {
@@ -133,10 +136,16 @@ export async function callModel(
     // Errors are thrown from readReply; the SDK's default handler would print them with console.error.
     onError: () => {},
   });
-  const reply = await readReply(result.fullStream, settings.signal, () => {}).catch((err: unknown) => {
-    early.abort();
-    throw err;
-  });
+  const { onText } = settings;
+  const hideToolCalls = prepared.parseTextToolCalls;
+  const show = (raw: string, final: boolean): void => onText?.(visibleText(raw, { hideToolCalls, final }));
+  const reply = await readReply(result.fullStream, settings.signal, (raw) => show(raw, false)).catch(
+    (err: unknown) => {
+      early.abort();
+      throw err;
+    },
+  );
+  show(reply.text, true);
   const { usage, warnings } = reply;
   if (prepared.parseTextToolCalls) {
     // A call the model only thought about inside <think> must not run.
