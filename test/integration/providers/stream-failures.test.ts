@@ -1,6 +1,7 @@
 // Failures that only a streamed reply can have, classified as the same reply failed before streaming.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { ProviderEntry } from '../../../src/config/types.ts';
+import { RunAbortedError } from '../../../src/core/errors.ts';
 import { createSilentLogger, type Logger } from '../../../src/core/logger.ts';
 import { createProviderChain, type ModelRequest, ProviderChainError } from '../../../src/providers/index.ts';
 import { type FakeModelServer, startFakeModelServer } from '../../fakes/model-server.ts';
@@ -51,6 +52,31 @@ describe.each(['openai', 'custom', 'ollama', 'anthropic'] as const)('streamed fa
     expect(server.requests).toHaveLength(1);
   });
 
+  test('aborting mid-answer ends the stream at once with the abort reason and closes the connection', async () => {
+    // ten chunks 300 ms apart: the abort lands while most of the answer is still to come
+    const rest = Array.from({ length: 9 }, (_, i) => ` chunk${i}`);
+    server.script([{ textChunks: ['first', ...rest], chunkDelayMs: 300 }]);
+    const controller = new AbortController();
+    let shown = '';
+    const pending = chainOf().complete(
+      {
+        ...request,
+        onText: (t) => {
+          shown = t;
+        },
+      },
+      controller.signal,
+    );
+    await expect.poll(() => shown, { timeout: 5000 }).toBe('first');
+    const reason = new RunAbortedError();
+    const started = Date.now();
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(Date.now() - started).toBeLessThan(2000);
+    await expect.poll(() => server.requests[0]?.clientClosed).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
   test('an overloaded error event after a 200 is a retryable HTTP 529, its text only in the log', async () => {
     const streamError = { type: 'overloaded_error', message: 'SECRET-STREAM-ERROR overloaded' };
     server.script([
@@ -85,4 +111,39 @@ describe.each(['openai', 'custom', 'ollama', 'anthropic'] as const)('streamed fa
     expect(r.fallbackUsed).toBe(false);
     expect(server.requests).toHaveLength(2);
   });
+});
+
+test('timeout_secs ends a stream that is still sending as a timeout failure, retried', async () => {
+  const server = await startFakeModelServer();
+  try {
+    const slow = { textChunks: ['a', 'b', 'c'], chunkDelayMs: 700 };
+    server.script([slow, slow]);
+    const entry = fakeProviderEntry(server, 'openai.main', { timeout_secs: 1 });
+    const chain = createProviderChain({
+      ref: entry.ref,
+      agentAlias: 'tester',
+      providers: providerMap(entry),
+      reliability: fastReliability({ provider_retries: 1 }),
+      env: {},
+      logger: createSilentLogger(),
+    });
+    const request: ModelRequest = {
+      system: '',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [],
+      strictToolParsing: false,
+    };
+    const err = await chain.complete(request, new AbortController().signal).catch((e: unknown) => e);
+    const timeout =
+      'timeout; kind=timeout; phase=request; hint=provider request timed out; retry or switch provider';
+    expect((err as Error).message).toBe(
+      [
+        'All model providers/models failed after 2 failure event(s). Events:',
+        `event 1 (retry 1/2): ${timeout}`,
+        `event 2 (retry 2/2): ${timeout}`,
+      ].join('\n'),
+    );
+  } finally {
+    await server.close();
+  }
 });
