@@ -40,8 +40,9 @@ export interface ModelRequest {
   /** Per-attempt time limit for candidates whose entry sets no `timeout_secs` (a root turn's deadline). */
   defaultTimeoutSecs?: number;
   /**
-   * Called as the answer streams, with the visible text so far of the current attempt (no think blocks, nothing
-   * of a text-protocol tool call); a fallback attempt starts again from ''.
+   * Called as the answer streams in, with the whole visible text so far of the current attempt: no
+   * `<think>` content and, when tools travel as text, nothing from `<tool_call` on. A retry or fallback
+   * starts again from '' (reported as ''). Never reasoning parts. Errors it throws are logged and ignored.
    */
   onText?: (visibleText: string) => void;
 }
