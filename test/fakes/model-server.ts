@@ -10,8 +10,10 @@
 //
 // Routes: POST <any prefix>/chat/completions (OpenAI format) and POST <any prefix>/messages
 // (Anthropic format), each non-streaming or SSE when the body has `"stream": true`. An SSE reply is
-// written event by event (`chunkDelayMs` apart when set) and can be cut short (`cutAfterChunks`);
-// OpenAI SSE carries usage only when the body asks for it (`stream_options.include_usage`).
+// written event by event (`chunkDelayMs` apart when set) and can be cut short (`cutAfterChunks`) or
+// end in a provider error event (`streamError`); OpenAI SSE carries usage only when the body asks for
+// it (`stream_options.include_usage`), as OpenAI does. `status` and `raw` turns answer the same either
+// way, so a stream request meets the same HTTP error or garbage body.
 // Which turn answers: the `respond()` function if it returns one, else the next turn queued for
 // the request's `model`, else the next turn of the default queue. With nothing left the server
 // answers HTTP 500 `fake model server: no scripted turn ...`, so a missing turn is visible.
