@@ -14,6 +14,7 @@ const writesIn = (chat: string): DiscordCall[] =>
 
 liveChatSuite({
   name: 'discord',
+  key: 'discord.test',
   async start() {
     discord = await startFakeDiscordServer();
   },
@@ -33,7 +34,12 @@ external_peers = ["*"]
   async say(text) {
     // A DM of its own per test: each DM channel is a fresh chat.
     const user = String(BigInt(ALICE) + BigInt(++nextDm));
-    const message = discord.injectMessage({ dmUserId: user, authorId: user, username: `u${nextDm}`, content: text });
+    const message = discord.injectMessage({
+      dmUserId: user,
+      authorId: user,
+      username: `u${nextDm}`,
+      content: text,
+    });
     return message.channel_id;
   },
   messages(chat) {
@@ -52,7 +58,10 @@ external_peers = ["*"]
     for (const m of byId.values()) if (!discord.messages.has(m.id)) m.deleted = true;
     return [...byId.values()];
   },
-  writeTimes: (chat) => writesIn(chat).filter((c) => c.method !== 'DELETE').map((c) => c.at),
+  writeTimes: (chat) =>
+    writesIn(chat)
+      .filter((c) => c.method !== 'DELETE')
+      .map((c) => c.at),
   userDeletes(_chat, id) {
     discord.messages.delete(id);
   },

@@ -13,6 +13,8 @@ export interface BotMessage {
 
 export interface LiveChatDriver {
   name: string;
+  /** The channel key `main` answers. */
+  key: string;
   /** The platform fake starts; its [channels] table (with `keys` in it) and peer group for the harness. */
   start(): Promise<void>;
   channelToml(keys: string): string;
@@ -31,7 +33,7 @@ stream_edit_interval_ms = 1000
 progress_after_ms = 2000
 approval_timeout_secs = 4`;
 
-const agentsToml = `
+const agentsToml = (key: string) => `
 [providers.models.custom.main]
 uri = "\${MODEL_URI}"
 model = "main-model"
@@ -56,6 +58,7 @@ always_ask = ["file_read"]
 model_provider = "custom.main"
 risk_profile = "ops"
 delegates = ["writer", "checker"]
+channels = ["${key}"]
 
 [agents.writer]
 model_provider = "custom.writer"
@@ -80,7 +83,7 @@ export function liveChatSuite(
     await d.start();
     h = await createRuntimeHarness(
       `live-${d.name}`,
-      `${agentsToml}${d.channelToml(opts.keys ?? LIVE_KEYS)}`,
+      `${agentsToml(d.key)}${d.channelToml(opts.keys ?? LIVE_KEYS)}`,
       {
         platformChannels: true,
       },
@@ -136,12 +139,13 @@ export function liveChatSuite(
         ],
         { model: 'main-model' },
       );
-      h.server.script([{ text: 'the draft' }], { model: 'writer-model' });
+      // The draft takes a while: the preview has an edit to spare while it is written.
+      h.server.script([{ text: 'the draft', delayMs: 2500 }], { model: 'writer-model' });
       const chat = await d.say('draft something');
       await answered(chat, 'final answer after the draft');
       const preview = d.messages(chat).find((m) => m.versions.some((v) => v.startsWith('pondering0')));
       expect(preview).toBeDefined();
-      const replaced = preview!.versions.findIndex((v) => v === '…');
+      const replaced = preview!.versions.indexOf('…');
       expect(replaced).toBeGreaterThan(0);
       expect(last(preview!)).toBe('final answer after the draft');
       expect(d.messages(chat).filter((m) => last(m).includes('pondering'))).toEqual([]);
@@ -182,9 +186,10 @@ export function liveChatSuite(
         'both children running in the progress message',
       );
       await answered(chat, 'both are done');
-      const progress = d.messages(chat).find((m) => m.versions.some(running))!;
-      await waitFor(() => last(progress).startsWith('✔️ Done in'), 30_000, 'the summary');
-      expect(last(progress)).toMatch(/2 child runs \((writer, checker|checker, writer)\)/);
+      // messages() is a fresh snapshot on every call: look the progress message up again each time.
+      const progress = () => d.messages(chat).find((m) => m.versions.some(running))!;
+      await waitFor(() => last(progress()).startsWith('✔️ Done in'), 30_000, 'the summary');
+      expect(last(progress())).toMatch(/2 child runs \((writer, checker|checker, writer)\)/);
     });
 
     it('shows a pending approval and where it was sent in the progress message', async () => {

@@ -10,6 +10,7 @@ const shown = (text: string) => text.replaceAll('&lt;', '<').replaceAll('&gt;', 
 
 liveChatSuite({
   name: 'slack',
+  key: 'slack.test',
   async start() {
     fake = await startFakeSlack();
   },
@@ -46,7 +47,9 @@ external_peers = ["*"]
       })),
   writeTimes: (chat) =>
     fake.calls
-      .filter((c) => (c.method === 'chat.postMessage' || c.method === 'chat.update') && c.params.channel === chat)
+      .filter(
+        (c) => (c.method === 'chat.postMessage' || c.method === 'chat.update') && c.params.channel === chat,
+      )
       .filter((c) => c.status === 200)
       .map((c) => c.at),
   userDeletes(chat, id) {

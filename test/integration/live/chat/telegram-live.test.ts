@@ -7,6 +7,7 @@ let nextChat = 700;
 
 liveChatSuite({
   name: 'telegram',
+  key: 'telegram.home',
   async start() {
     tg = await startFakeTelegram({ token: 'TL' });
   },
