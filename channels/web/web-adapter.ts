@@ -76,14 +76,26 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
     return { t: 'msg', id: e.id, from: e.from, html, ...(e.buttons ? { buttons: e.buttons } : {}) };
   }
 
+  /**
+   * The stream entry of each message's latest edit made here: a streamed answer is edited many times a second, and
+   * only its newest text is worth keeping (older edits would push the chat's earlier messages out of the stream).
+   */
+  const lastEdit = new Map<string, string>();
+  const MAX_TRACKED_EDITS = 10_000;
+
   async function append(chatId: string, event: StoredWebChatEvent): Promise<void> {
     const r = conn();
     const k = streamKey(chatId);
-    await r
-      .multi()
-      .xadd(k, 'MAXLEN', '~', String(CHAT_STREAM_MAXLEN), '*', 'e', JSON.stringify(event))
-      .expire(k, CHAT_STREAM_TTL_SECS)
-      .exec();
+    const editKey = event.t === 'edit' ? `${chatId}\u0000${event.id}` : null;
+    const superseded = editKey ? lastEdit.get(editKey) : undefined;
+    const tx = r.multi().xadd(k, 'MAXLEN', '~', String(CHAT_STREAM_MAXLEN), '*', 'e', JSON.stringify(event));
+    if (superseded) tx.xdel(k, superseded);
+    const res = await tx.expire(k, CHAT_STREAM_TTL_SECS).exec();
+    const entry = res?.[0]?.[1];
+    if (editKey && typeof entry === 'string') {
+      if (lastEdit.size >= MAX_TRACKED_EDITS) lastEdit.clear();
+      lastEdit.set(editKey, entry);
+    }
     await hub.notify(r, opts.alias, chatId, 'append');
   }
 
