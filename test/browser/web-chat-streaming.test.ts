@@ -2,7 +2,7 @@
 // throttled), in one message that ends as the answer; a quick answer arrives whole.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
+import { hasChromium, launchBrowser, NO_CHROMIUM, readmeScreenshot, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -16,7 +16,24 @@ title = "Test chat"
 channel = "web"
 agents = ["main"]
 external_peers = ["web:local"]
+
+[providers.models.custom.writer]
+uri = "\${MODEL_URI}"
+model = "writer-model"
+
+[agents.writer]
+model_provider = "custom.writer"
+risk_profile = "default"
 `;
+
+/** `main` may delegate to `writer` without asking. */
+const withDelegation = (toml: string) =>
+  toml
+    .replace(
+      '[risk_profiles.default]\n',
+      '[risk_profiles.default]\ndelegation_policy = { mode = "allow" }\nauto_approve = ["delegate"]\n',
+    )
+    .replace('[agents.main]\n', '[agents.main]\ndelegates = ["writer"]\n');
 
 let h: RuntimeHarness;
 let browser: Browser;
@@ -39,7 +56,7 @@ describe.skipIf(!hasChromium)(
   `web chat streaming in Chromium${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM})`}`,
   () => {
     beforeAll(async () => {
-      h = await createRuntimeHarness('web-chat-stream', runtimeToml(WEB_CHAT_TOML), {
+      h = await createRuntimeHarness('web-chat-stream', withDelegation(runtimeToml(WEB_CHAT_TOML)), {
         platformChannels: true,
         ops: {},
       });
@@ -68,6 +85,33 @@ describe.skipIf(!hasChromium)(
       for (const text of seen) expect(full.startsWith(text)).toBe(true);
       expect(await page.locator('li.msg[data-from="bot"]').count()).toBe(1);
       await screenshot(page, 'web-chat-streaming');
+    });
+
+    it('shows the progress of a delegation in its own message, ending as a one-line summary', async () => {
+      h.server.script(
+        [
+          {
+            toolCalls: [
+              { id: 'w1', name: 'delegate', arguments: { agent: 'writer', prompt: 'draft the report' } },
+            ],
+          },
+          { text: 'Here is the report.' },
+        ],
+        { model: 'fake-model' },
+      );
+      h.server.script([{ text: 'the draft', delayMs: 4000 }], { model: 'writer-model' });
+      await page.fill('#chat-input', 'write me a report');
+      await page.press('#chat-input', 'Enter');
+      const progress = page.locator('li.msg[data-from="bot"]:has-text("Working…")');
+      await progress.locator('text=writer (delegate, bounded): thinking').waitFor({ timeout: 30_000 });
+      await readmeScreenshot(page, 'live-progress');
+      await page
+        .locator('li.msg[data-from="bot"]:has-text("Here is the report.")')
+        .waitFor({ timeout: 30_000 });
+      await page
+        .locator('li.msg[data-from="bot"]:has-text("Done in")')
+        .filter({ hasText: '1 child run (writer)' })
+        .waitFor({ timeout: 30_000 });
     });
   },
 );

@@ -30,6 +30,19 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Keeps a full-page screenshot of `page` as `<name>.png` in the artifact folder. */
+/** Where the README's pictures are kept (committed); written only when `BATON_README_SCREENSHOTS=1`. */
+export const README_SCREENSHOT_DIR = join(import.meta.dirname, '..', 'browser', 'screenshots');
+
+/** A screenshot for the README: kept with the others, and refreshed in the repo when asked to. */
+export async function readmeScreenshot(page: Page, name: string): Promise<string> {
+  const path = await screenshot(page, name);
+  if (process.env.BATON_README_SCREENSHOTS === '1') {
+    mkdirSync(README_SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(README_SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  }
+  return path;
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
