@@ -115,7 +115,8 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
           : {}),
         ...(settings.thinking ? { thinking: settings.thinking } : {}),
         ...(settings.requestTimeoutSecs ? { defaultTimeoutSecs: settings.requestTimeoutSecs } : {}),
-        onText: answerDeltas(run, iteration),
+        // A child's answer is its parent's tool result: only the answer that goes to the chat streams live.
+        ...(run.lineage.parentRunId === null ? { onText: answerDeltas(run, iteration) } : {}),
       },
       run.signal,
     );

@@ -140,11 +140,16 @@ describe('run events', () => {
     const delegateEnd = at((e) => e.type === 'tool_finished' && e.tool_call_id === 'call_delegate');
     expect(delegateStart < coderStart && coderStart < coderEnd && coderEnd < delegateEnd).toBe(true);
 
-    // Summaries only: no answers, no prompt text, no tool results.
+    // Summaries only: no prompt text, no tool results (a child's answer is its parent's tool result). The one
+    // text that streams is the root's answer, the one that goes to the chat (live.md §1, §2).
     const stored = JSON.stringify(events);
-    for (const secret of ['SUBAGENT-ANSWER', 'CODER-ANSWER', 'FINAL-ANSWER', 'PROMPT-TEXT', 'Wrote']) {
+    for (const secret of ['SUBAGENT-ANSWER', 'CODER-ANSWER', 'PROMPT-TEXT', 'Wrote']) {
       expect(stored).not.toContain(secret);
     }
+    const deltas = events.filter((e) => e.type === 'answer_delta');
+    expect(deltas.map((e) => [e.run_id, e.type === 'answer_delta' && e.delta])).toEqual([
+      [turn.runId, 'FINAL-ANSWER'],
+    ]);
   });
 
   it('a failed run ends failed, and its tree still closes', async () => {
