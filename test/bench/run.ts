@@ -79,6 +79,14 @@ const viaTg = await measureTelegramTurns(REDIS_URL, tg, {
   perChat: 30,
   concurrency: 16,
 });
+process.stdout.write('the same Telegram lane with streaming and progress off (live.md §2, §3)…\n');
+const liveOff = await measureTelegramTurns(REDIS_URL, tg, {
+  latencyTurns: 300,
+  chats: 50,
+  perChat: 30,
+  concurrency: 16,
+  liveKeys: 'streaming = "off"\nprogress = "off"',
+});
 process.stdout.write('approval round trip: press at the fake Telegram → the gated tool starts…\n');
 const approval = await measureApprovalRoundTrip(REDIS_URL, tg, { rounds: 200, warmup: 20 });
 await tg.close();
@@ -104,6 +112,22 @@ add({
   met: tgShare >= 0.5,
 });
 
+const liveShare = viaTg.telegramTurnsPerSec / liveOff.telegramTurnsPerSec;
+add({
+  measure: 'Telegram throughput, streaming and progress on',
+  value: viaTg.telegramTurnsPerSec,
+  unit: 'turns/s',
+  ratio: `${round(100 * liveShare)} % of the same lane with both off (${round(liveOff.telegramTurnsPerSec)} turns/s)`,
+  target: '≥ 90 %',
+  met: liveShare >= 0.9,
+});
+add({
+  measure: 'Telegram instant answer p50, streaming and progress on',
+  value: viaTg.p50Ms,
+  unit: 'ms',
+  ratio: `both off: ${round(liveOff.p50Ms)} ms (p99 ${round(viaTg.p99Ms)} / ${round(liveOff.p99Ms)} ms)`,
+  target: 'does not move',
+});
 add({
   measure: 'approval press→tool start (Telegram) p50',
   value: approval.p50Ms,
@@ -172,6 +196,7 @@ writeFileSync(
       raw,
       baton,
       telegram: { echo, baton: viaTg, targetP50Ms: tgTargetMs, throughputShareOfLocal: tgShare },
+      live: { on: viaTg, off: liveOff, throughputShare: liveShare },
       approval: { ...approval, targetP50Ms: 15, targetP99Ms: 50 },
       scaling,
       delegate,

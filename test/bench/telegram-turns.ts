@@ -15,11 +15,12 @@ export interface TelegramTurnFigures {
 }
 
 /** The bench's Telegram channel on the fake Bot API at `apiRoot`, open to everyone. */
-export const telegramChannel = (apiRoot: string) => `
+export const telegramChannel = (apiRoot: string, liveKeys = '') => `
 [channels.telegram.bench]
 enabled = true
 bot_token = "BATON"
 api_base_url = "${apiRoot}"
+${liveKeys}
 
 [peer_groups.tg]
 channel = "telegram"
@@ -30,12 +31,19 @@ external_peers = ["*"]
 export async function measureTelegramTurns(
   url: string,
   tg: FakeTelegram,
-  opts: { latencyTurns: number; chats: number; perChat: number; concurrency: number },
+  opts: {
+    latencyTurns: number;
+    chats: number;
+    perChat: number;
+    concurrency: number;
+    /** Channel keys added to the table (the live-run lane turns streaming and progress off). */
+    liveKeys?: string;
+  },
 ): Promise<TelegramTurnFigures> {
   const baton = await startBenchRuntime(url, {
     name: 'tg',
     concurrency: opts.concurrency,
-    channelsToml: telegramChannel(tg.url),
+    channelsToml: telegramChannel(tg.url, opts.liveKeys),
   });
   const { local } = baton;
   const clock = createTelegramClock(tg);
