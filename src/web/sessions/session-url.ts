@@ -1,6 +1,7 @@
-// A session's dashboard address: agent and session key as two encoded path segments (either may hold any text).
-export const transcriptUrl = (agent: string, sessionKey: string) =>
-  `/ui/sessions/${encodeURIComponent(agent)}/${encodeURIComponent(sessionKey)}`;
+// A session's dashboard addresses (the transcript's own is shared with the live tree's links).
+import { transcriptUrl } from '../../live/transcript-link.ts';
+
+export { transcriptUrl };
 export const abortUrl = (agent: string, sessionKey: string) => `${transcriptUrl(agent, sessionKey)}/abort`;
 export const RUNNING_URL = '/ui/sessions/running';
 

@@ -30,7 +30,12 @@ afterAll(async () => {
 
 const log = createRunEventLog(redis, prefix, createSilentLogger());
 
-function start(kind: RunKind, session: string, root = randomUUID(), parent: string | null = null): string {
+function start(
+  kind: RunKind,
+  session: string,
+  root: string = randomUUID(),
+  parent: string | null = null,
+): string {
   const runId = parent ? randomUUID() : root;
   const lineage: RunLineage = {
     kind,
