@@ -60,16 +60,16 @@ export async function viewSessionTree(
   return { session, running, recent };
 }
 
-/** The running turn's root run id from the session's running mark (null when none runs or it names none). */
-export async function runningRootOf(
+/** Whether the session's running mark stands, and the root run id it names (null when none or unreadable). */
+export async function readRunningTurn(
   redis: Redis,
   prefix: string,
   logger: Pick<Logger, 'warn'>,
   session: string,
-): Promise<string | null> {
+): Promise<{ running: boolean; rootRunId: string | null }> {
   const mark = await createRunningTurns(redis, prefix, logger).get(session);
   const root = mark?.rootRunId;
-  return root && isUuid(root) ? root : null;
+  return { running: mark !== null, rootRunId: root && isUuid(root) ? root : null };
 }
 
 /** Read from Redis in one go (GET /api/sessions/:id/tree). */
@@ -80,9 +80,9 @@ export async function readSessionTree(
   session: string,
 ): Promise<SessionTreeView> {
   const log = createRunEventLog(redis, prefix, logger);
-  const [turns, runningRoot, records] = await Promise.all([
+  const [turns, { rootRunId: runningRoot }, records] = await Promise.all([
     readRecentTurns(redis, prefix, session, logger),
-    runningRootOf(redis, prefix, logger, session),
+    readRunningTurn(redis, prefix, logger, session),
     readTreeRecords(redis, prefix, logger),
   ]);
   const roots = [...new Set([...(runningRoot ? [runningRoot] : []), ...turns.map((t) => t.rootRunId)])];

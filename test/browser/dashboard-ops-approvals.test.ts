@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium)(
     let browser: Browser;
     beforeAll(async () => {
       h = await createRuntimeHarness('dash-approvals', runtimeToml(EXTRA, ['alice', 'opsbob']), {
-        ops: { pages: { pollMs: 200 } },
+        ops: {},
       });
       browser = await launchBrowser();
     });

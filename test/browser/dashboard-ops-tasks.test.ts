@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)(
     let h: RuntimeHarness;
     let browser: Browser;
     beforeAll(async () => {
-      h = await createRuntimeHarness('dash-tasks', TOML, { ops: { pages: { pollMs: 200 } } });
+      h = await createRuntimeHarness('dash-tasks', TOML, { ops: {} });
       browser = await launchBrowser();
     });
     afterAll(async () => {
