@@ -9,41 +9,16 @@ import { conversationId } from '../../src/channel-host/types.ts';
 import { STATE_IDLE, STATE_RUNNING, TREE } from '../../src/web/sessions/session-page-messages.ts';
 import { transcriptUrl } from '../../src/web/sessions/session-url.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
-import { createRuntimeHarness, localPeers, type RuntimeHarness } from '../helpers/runtime-harness.ts';
+import { createRuntimeHarness, type RuntimeHarness } from '../helpers/runtime-harness.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { delegationToml } from './delegation-toml.ts';
 
-const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[providers.models.custom.helperfake]
-uri = "\${MODEL_URI}"
-model = "helper-model"
-
-[reliability]
-provider_retries = 0
-
+// Priced, so the tree shows each hop's cost.
+const TOML = delegationToml(`
 [cost.rates.providers.models.custom."fake-model"]
 input_per_mtok = 3.0
 output_per_mtok = 15.0
-
-[cost.rates.providers.models.custom."helper-model"]
-input_per_mtok = 1.0
-output_per_mtok = 5.0
-
-[risk_profiles.default]
-delegation_policy = { mode = "allow" }
-auto_approve = ["delegate"]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-
-[agents.helper]
-model_provider = "custom.helperfake"
-risk_profile = "default"
-${localPeers()}`;
+`);
 
 /** The README's picture of the live tree (committed); written when BATON_README_SCREENSHOTS=1. */
 const README_SHOT = join(import.meta.dirname, 'screenshots', 'live-tree.png');

@@ -11,6 +11,7 @@ import { createConversationInbox } from '../../../src/queue/conversation-inbox.t
 import { createHistoryStore } from '../../../src/session/history-store.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
+import { newApproval } from '../approval/helpers.ts';
 
 const redis = testRedis();
 const sub = testRedis();
@@ -68,16 +69,7 @@ describe('dashboard change messages', () => {
 
   it('an approval created and settled each announce it', async () => {
     const store = createApprovalStore({ redis, prefix, logger });
-    const rec = await store.createPendingApproval({
-      tool: 'shell',
-      args: { command: 'ls' },
-      agent: 'main',
-      runId: randomUUID(),
-      rootRunId: randomUUID(),
-      channel: 'local.test',
-      destination: { chat: 'ops' },
-      waitMs: 60_000,
-    });
+    const rec = await store.createPendingApproval(newApproval());
     expect(await changesOf('approvals', rec.approval_id)).toBe(1);
     expect((await store.cancel(rec.approval_id)).kind).toBe('ok');
     expect(await changesOf('approvals', rec.approval_id)).toBe(2);

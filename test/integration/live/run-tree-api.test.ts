@@ -10,27 +10,12 @@ import type { RunLineage } from '../../../src/run-contract/run-events.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { type OpsHarness, startOpsHarness } from '../gateway/ops-harness.ts';
-
-const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-auto_approve = ["spawn_subagent"]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-`;
+import { TREE_TOML } from './tree-config.ts';
 
 let h: AgentHarness;
 let ops: OpsHarness;
 beforeAll(async () => {
-  h = await createAgentHarness('live-tree-api', TOML);
+  h = await createAgentHarness('live-tree-api', TREE_TOML);
   ops = await startOpsHarness({ prefix: h.prefix });
 });
 afterAll(async () => {
@@ -61,7 +46,13 @@ describe('GET /api/runs/:id/tree', () => {
       tools: { tool_call_id: string; tool: string; args_summary: string; state: string }[];
       children: { kind: string; parent_tool_call_id: string; state: string; started_at: string }[];
     }[];
-    expect(root).toMatchObject({ run_id: turn.runId, kind: 'root', state: 'completed', iterations: 2 });
+    expect(root).toMatchObject({
+      run_id: turn.runId,
+      kind: 'root',
+      state: 'completed',
+      iterations: 2,
+      cost_usd: 0.00005,
+    });
     expect(root!.tools).toMatchObject([
       {
         tool_call_id: 'call_sub',

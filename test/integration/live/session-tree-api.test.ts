@@ -11,32 +11,14 @@ import type { SessionTreeView } from '../../../src/live/session-tree.ts';
 import { transcriptUrl } from '../../../src/live/transcript-link.ts';
 import type { RunLineage } from '../../../src/run-contract/run-events.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+import { newApproval } from '../approval/helpers.ts';
 import { type OpsHarness, startOpsHarness } from '../gateway/ops-harness.ts';
-
-const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[cost.rates.providers.models.custom."fake-model"]
-input_per_mtok = 1.0
-output_per_mtok = 2.0
-
-[risk_profiles.default]
-auto_approve = ["spawn_subagent"]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-`;
+import { TREE_TOML } from './tree-config.ts';
 
 let h: AgentHarness;
 let ops: OpsHarness;
 beforeAll(async () => {
-  h = await createAgentHarness('live-session-tree', TOML);
+  h = await createAgentHarness('live-session-tree', TREE_TOML);
   ops = await startOpsHarness({ prefix: h.prefix });
 });
 afterAll(async () => {
@@ -77,16 +59,14 @@ describe('GET /api/sessions/:id/tree', () => {
     });
     await events().flush();
     const approvals = createApprovalStore({ redis: h.redis, prefix: h.prefix, logger: createSilentLogger() });
-    const pending = await approvals.createPendingApproval({
-      tool: 'shell',
-      args: { command: 'ls' },
-      agent: 'main',
-      runId: third,
-      rootRunId: third,
-      channel: 'local.test',
-      destination: { chat: 'ops-room' },
-      waitMs: 60_000,
-    });
+    const pending = await approvals.createPendingApproval(
+      newApproval({
+        runId: third,
+        rootRunId: third,
+        channel: 'local.test',
+        destination: { chat: 'ops-room' },
+      }),
+    );
     const marks = createRunningTurns(h.redis, h.prefix);
     await marks.markRunning(session, 'web.main:e3', 'worker-1', third);
 

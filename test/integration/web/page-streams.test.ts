@@ -23,6 +23,7 @@ import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/
 import { readSse, type SseReader } from '../../helpers/sse.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { loadTestConfig } from '../../helpers/test-config.ts';
+import { newApproval } from '../approval/helpers.ts';
 
 const SECRET = 'sk-test-page-streams-8c1d4e';
 const XSS = '<img src=x onerror="alert(1)">';
@@ -140,16 +141,8 @@ describe('pushed dashboard pages', () => {
 
   it('approvals: a new pending approval pushes its card', async () => {
     await follow('/ui/approvals/stream', async (sse) => {
-      const rec = await createApprovalStore({ redis, prefix, logger }).createPendingApproval({
-        tool: 'shell',
-        args: { command: XSS },
-        agent: 'main',
-        runId: randomUUID(),
-        rootRunId: randomUUID(),
-        channel: 'local.test',
-        destination: { chat: 'ops' },
-        waitMs: 60_000,
-      });
+      const store = createApprovalStore({ redis, prefix, logger });
+      const rec = await store.createPendingApproval(newApproval({ args: { command: XSS } }));
       await sse.until(() => last(sse)?.html.includes(rec.approval_id) === true);
       expect(last(sse)?.html).not.toContain('<img');
     });
