@@ -222,6 +222,9 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
       const body = { content: msg.text, components: rows, allowed_mentions: { parse: [] } };
       await restCall(() => live().rest.patch(Routes.channelMessage(ref.chat, ref.messageId), { body }));
     },
+    async delete(ref: MessageRef): Promise<void> {
+      await restCall(() => live().rest.delete(Routes.channelMessage(ref.chat, ref.messageId)));
+    },
     async typing(to: Recipient): Promise<void> {
       await restCall(() => live().rest.post(Routes.channelTyping(to.thread ?? to.chat)));
     },

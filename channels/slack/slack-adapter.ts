@@ -232,6 +232,13 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
         throw mapSendError(err);
       }
     },
+    async delete(ref) {
+      try {
+        await web.chat.delete({ channel: ref.chat, ts: ref.messageId });
+      } catch (err) {
+        throw mapSendError(err);
+      }
+    },
     async typing() {
       // Slack has no typing indicator for bots in channels or DMs: degraded to nothing.
     },

@@ -246,6 +246,13 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
         throw mapSendError(err);
       }
     },
+    async delete(ref) {
+      try {
+        await bot.api.deleteMessage(chatIdOf(ref.chat), Number(ref.messageId));
+      } catch (err) {
+        throw mapSendError(err);
+      }
+    },
     async typing(to) {
       await bot.api
         .sendChatAction(chatIdOf(to.chat), 'typing', threadOf(to.thread))

@@ -22,6 +22,7 @@ import { taskScopeOf } from '../run-contract/task-scope.ts';
 import type { ThinkingSetting } from '../run-contract/thinking-setting.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import type { SecurityPolicy } from '../security/types.ts';
+import { promptEvents } from './run-live.ts';
 import { thinkingOf } from './thinking/levels.ts';
 
 export interface TopLevelRunSpec {
@@ -110,18 +111,25 @@ function topLevelRun(spec: TopLevelRunSpec): RunContext {
   const { services, agentAlias } = spec;
   const policy = buildSecurityPolicy(services.config, agentAlias);
   const runtime = runtimeProfileFor(services.config, agentAlias);
+  const lineage: RunLineage = {
+    kind: spec.kind,
+    treeRootId: spec.runId,
+    parentRunId: null,
+    parentToolCallId: null,
+  };
   const createGate = (p: SecurityPolicy) =>
     createApprovalGate({
       policy: p,
       shellExempt: true,
       asker: spec.asker,
       onDecision: (o) => services.metrics.countApproval(o),
+      prompts: promptEvents(services, { runId: spec.runId, lineage }),
     });
   return {
     services,
     runId: spec.runId,
     rootRunId: spec.runId,
-    lineage: { kind: spec.kind, treeRootId: spec.runId, parentRunId: null, parentToolCallId: null },
+    lineage,
     agentAlias,
     sessionKey: spec.sessionKey,
     sender: spec.sender,
@@ -211,25 +219,27 @@ function childRun(spec: ChildRunSpec): RunContext {
         requester: requesterOfSender(caller.sender),
       })
     : null;
+  const lineage: RunLineage = {
+    kind: spec.background ? 'background' : 'delegate',
+    treeRootId: caller.treeRootId,
+    parentRunId: caller.runId,
+    parentToolCallId: caller.toolCallId,
+    mode: t.mode,
+    ...(caller.backgroundTaskId ? { taskId: caller.backgroundTaskId } : {}),
+  };
   const createGate = (p: SecurityPolicy) =>
     createApprovalGate({
       policy: p,
       shellExempt: !routed,
       asker,
       onDecision: (o) => services.metrics.countApproval(o),
+      prompts: promptEvents(services, { runId: spec.runId, lineage }),
     });
   return {
     services,
     runId: spec.runId,
     rootRunId: spec.rootRunId,
-    lineage: {
-      kind: spec.background ? 'background' : 'delegate',
-      treeRootId: caller.treeRootId,
-      parentRunId: caller.runId,
-      parentToolCallId: caller.toolCallId,
-      mode: t.mode,
-      ...(caller.backgroundTaskId ? { taskId: caller.backgroundTaskId } : {}),
-    },
+    lineage,
     agentAlias: t.target,
     sessionKey: caller.sessionKey,
     taskScope: caller.taskScope,

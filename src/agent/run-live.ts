@@ -2,10 +2,11 @@
 // each model request, each tool call. Emitting only queues (RuntimeServices.events), so none of this can slow or
 // fail the run.
 import { summarizeArgs } from '../approval/args-summary.ts';
+import type { PromptWatcher } from '../approval/gate.ts';
 import { RunAbortedError } from '../core/errors.ts';
 import type { ToolCall } from '../providers/types.ts';
-import type { RunContext } from '../run-contract/run-context.ts';
-import type { RunEndState } from '../run-contract/run-events.ts';
+import type { RunContext, RuntimeServices } from '../run-contract/run-context.ts';
+import type { RunEndState, RunLineage } from '../run-contract/run-events.ts';
 import type { ToolResult } from '../run-contract/tool.ts';
 import { outboundRedactor } from './outbound-redact.ts';
 
@@ -40,6 +41,37 @@ export async function withRunEvents<T>(run: RunContext, body: () => Promise<T>):
 
 export const emitModelRequest = (run: RunContext, iteration: number): void =>
   run.services.events.emit(run, { type: 'model_request', iteration });
+
+/** The approval gate's prompts as the run's live events. */
+export function promptEvents(
+  services: RuntimeServices,
+  run: { runId: string; lineage: RunLineage },
+): PromptWatcher {
+  return {
+    pending: (p) =>
+      services.events.emit(run, {
+        type: 'approval_pending',
+        approval_id: p.approvalId,
+        tool: p.tool,
+        sent_to: p.channel,
+        chat: p.chat,
+      }),
+    settled: (id, outcome) =>
+      services.events.emit(run, { type: 'approval_settled', approval_id: id, outcome }),
+  };
+}
+
+/** The provider's `onText` for one request: each growth of the visible answer as a delta event. */
+export function answerDeltas(run: RunContext, iteration: number): (visibleText: string) => void {
+  let shown = '';
+  return (text) => {
+    if (text === shown) return;
+    const grows = text.startsWith(shown);
+    const delta = grows ? text.slice(shown.length) : text;
+    shown = text;
+    run.services.events.emit(run, { type: 'answer_delta', iteration, delta, restart: !grows });
+  };
+}
 
 /** Around one tool call: the summary is the approval card's (§4 rules), redacted like everything leaving. */
 export async function withToolEvents(

@@ -18,7 +18,7 @@ import { contextBudget, rootRequestTimeoutSecs } from './context-budget.ts';
 import { createDuplicateGuard } from './duplicate-guard.ts';
 import { fitToWindow, type WindowInput } from './history-window.ts';
 import { outboundRedactor } from './outbound-redact.ts';
-import { emitModelRequest, withToolEvents } from './run-live.ts';
+import { answerDeltas, emitModelRequest, withToolEvents } from './run-live.ts';
 import { dispatchToolCall } from './tool-dispatch.ts';
 import { modelVisibleText, truncateToolText } from './tool-result-text.ts';
 
@@ -115,6 +115,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutput> {
           : {}),
         ...(settings.thinking ? { thinking: settings.thinking } : {}),
         ...(settings.requestTimeoutSecs ? { defaultTimeoutSecs: settings.requestTimeoutSecs } : {}),
+        onText: answerDeltas(run, iteration),
       },
       run.signal,
     );

@@ -12,7 +12,7 @@ import type { ApprovalWaiter, WaitOutcome } from './approval-waiter.ts';
 import { summarizeArgs } from './args-summary.ts';
 import type { ApprovalDelivery } from './card-delivery.ts';
 import { logApprovalDecision } from './decision-log.ts';
-import type { ApprovalAsker, AskAnswer } from './gate.ts';
+import type { ApprovalAsker, AskAnswer, PostedPrompt } from './gate.ts';
 import type { RuntimeDenial } from './types.ts';
 
 export interface AskerDeps {
@@ -103,6 +103,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     to: { chat: string; thread?: string | undefined },
     waitMs: number,
     prompt: { route: boolean; group: boolean },
+    posted: ((p: PostedPrompt) => void) | undefined,
   ): Promise<WaitAnswer> => {
     if (signal.aborted) return 'cancelled';
     const record = await deps.store.createPendingApproval({
@@ -122,6 +123,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     });
     const recipient: Recipient = { channel, chat: to.chat, ...(to.thread ? { thread: to.thread } : {}) };
     await deps.delivery.post(channel, record.approval_id, recipient);
+    posted?.({ approvalId: record.approval_id, channel, chat: to.chat });
     // No gateway holds the channel any more (its presence expired): nobody can answer, "approver returned no
     // decision" (§6 step 5). The record becomes undeliverable, which ends the wait as unreachable.
     const watch = setInterval(() => {
@@ -155,6 +157,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     args: unknown,
     signal: AbortSignal,
     r: ApprovalRoute,
+    posted: ((p: PostedPrompt) => void) | undefined,
   ): Promise<WaitAnswer> => {
     const written = r.approver_channel.trim();
     const key = written.includes('.') ? written : resolveApproverChannel(config, written);
@@ -170,21 +173,33 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     const dialect = deps.dialectOf(key);
     const to = dialect.parseRecipient(recipient);
     const waitMs = Math.min(Math.max(r.timeout_secs, 1) * 1000, channelTimeoutMs(key));
-    return askAt(tool, args, signal, key, to, waitMs, {
-      route: true,
-      group: dialect.isGroupChat(to.chat),
-    });
+    return askAt(
+      tool,
+      args,
+      signal,
+      key,
+      to,
+      waitMs,
+      { route: true, group: dialect.isGroupChat(to.chat) },
+      posted,
+    );
   };
 
   return {
-    async ask(tool, args, signal): Promise<AskAnswer> {
+    async ask(tool, args, signal, posted): Promise<AskAnswer> {
       const askOrigin = (o: NonNullable<typeof origin>) =>
-        askAt(tool, args, signal, o.channel, o, channelTimeoutMs(o.channel), {
-          route: false,
-          group: o.group,
-        });
+        askAt(
+          tool,
+          args,
+          signal,
+          o.channel,
+          o,
+          channelTimeoutMs(o.channel),
+          { route: false, group: o.group },
+          posted,
+        );
       if (!route) return askOrigin(origin!);
-      const answer = await askRoute(tool, args, signal, route);
+      const answer = await askRoute(tool, args, signal, route, posted);
       if (answer === 'approve' || answer === 'always' || answer === 'deny' || answer === 'cancelled')
         return answer;
       const fields = { tool, agent: ctx.agent, run_id: ctx.runId, reason: answer };

@@ -8,7 +8,20 @@ export type AskAnswer = 'approve' | 'always' | 'deny' | RuntimeDenial;
 
 /** Something that can put one prompt in front of an operator and wait for the answer. */
 export interface ApprovalAsker {
-  ask(tool: string, args: unknown, signal: AbortSignal): Promise<AskAnswer>;
+  /** `posted` is told each prompt as it goes out (a route's fallback to the origin posts a second one). */
+  ask(
+    tool: string,
+    args: unknown,
+    signal: AbortSignal,
+    posted?: (p: PostedPrompt) => void,
+  ): Promise<AskAnswer>;
+}
+
+/** Where one approval prompt went: the channel key and the chat there. */
+export interface PostedPrompt {
+  approvalId: string;
+  channel: string;
+  chat: string;
 }
 
 export type Requirement = 'not_required' | 'approved' | 'prompt';
@@ -56,6 +69,13 @@ export interface GateOptions {
   asker: ApprovalAsker | null;
   /** Told the outcome of every call that needed an approval (the fleet metrics count them). */
   onDecision?: (outcome: ApprovalOutcome) => void;
+  /** The run's live view (live.md §1): each prompt posted, and how it was settled. */
+  prompts?: PromptWatcher;
+}
+
+export interface PromptWatcher {
+  pending(p: PostedPrompt & { tool: string }): void;
+  settled(approvalId: string, outcome: ApprovalOutcome): void;
 }
 
 /** What the gate did with a call that needed an operator (the `outcome` label of baton_approvals_total). */
@@ -82,9 +102,16 @@ const gateOutcomeOf = (answer: AskAnswer): GateOutcome =>
 export function createApprovalGate(opts: GateOptions): ApprovalGate {
   const always = new Set<string>();
   const ask = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
-    const answer: AskAnswer = opts.asker ? await opts.asker.ask(tool, args, signal) : 'no_approver';
+    const prompts: string[] = [];
+    const posted = (p: PostedPrompt) => {
+      prompts.push(p.approvalId);
+      opts.prompts?.pending({ ...p, tool });
+    };
+    const answer: AskAnswer = opts.asker ? await opts.asker.ask(tool, args, signal, posted) : 'no_approver';
     if (answer === 'always') always.add(tool);
-    opts.onDecision?.(outcomeOf(answer));
+    const outcome = outcomeOf(answer);
+    for (const id of prompts) opts.prompts?.settled(id, outcome);
+    opts.onDecision?.(outcome);
     return gateOutcomeOf(answer);
   };
   return {

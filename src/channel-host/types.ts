@@ -151,6 +151,8 @@ export interface ChannelAdapter {
   send(to: Recipient, msg: OutboundMessage): Promise<MessageRef>;
   /** Replaces a sent message's text and buttons (no buttons in `msg`: they are removed). */
   edit(ref: MessageRef, msg: OutboundMessage): Promise<void>;
+  /** Deletes a message the bot sent, where the platform allows it (a preview its answer could not replace). */
+  delete?(ref: MessageRef): Promise<void>;
   /**
    * Shows that the bot is working in this chat for a few seconds (the runtime repeats it while a turn runs).
    * A platform without such an indicator does nothing here: the adapter degrades, never the runtime.

@@ -27,6 +27,7 @@ export const BOT_TOKEN_REQUIRED = 'required when the channel is enabled';
 export const SLACK_MODE_REQUIRED = 'set app_token (Socket Mode) or signing_secret (HTTP mode)';
 export const WEBHOOK_SECRET_REQUIRED = 'required when webhook_url is set';
 export const TELEGRAM_SECRET_PATTERN = 'must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -';
+export const STREAM_INTERVAL_WEB = 'must be 0 (not throttled) or at least 250';
 export const telegramWebhookUrl = (alias: string): string =>
   `expected an http(s) URL whose path ends with /telegram/${alias}/webhook (the route baton serves)`;
 export const API_TOKEN_REQUIRED = 'required when gateway.host is not a loopback address';

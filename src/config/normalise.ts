@@ -17,6 +17,7 @@ import type {
   BatonConfig,
   ChannelConfig,
   CronJobConfig,
+  LiveRunKeys,
   ProviderEntry,
   RiskProfile,
   RuntimeProfile,
@@ -195,6 +196,18 @@ function agentOf(alias: string, a: AgentShape, dataDir: string, baseDir: string)
   };
 }
 
+/** live.md §5: the same keys on every channel type, web included. */
+function liveRunKeysOf(c: LiveRunKeys): LiveRunKeys {
+  return {
+    background_notices: c.background_notices,
+    streaming: c.streaming,
+    stream_after_ms: c.stream_after_ms,
+    stream_edit_interval_ms: c.stream_edit_interval_ms,
+    progress: c.progress,
+    progress_after_ms: c.progress_after_ms,
+  };
+}
+
 function channelsOf(channels: SectionData['channels']): Record<string, ChannelConfig> {
   const out: Record<string, ChannelConfig> = {};
   const common = (c: SectionData['channels']['telegram'][string]) => ({
@@ -204,7 +217,7 @@ function channelsOf(channels: SectionData['channels']): Record<string, ChannelCo
     approval_timeout_secs: c.approval_timeout_secs,
     excluded_tools: c.excluded_tools,
     reply_min_interval_secs: c.reply_min_interval_secs,
-    background_notices: c.background_notices,
+    ...liveRunKeysOf(c),
     api_base_url: c.api_base_url,
   });
   for (const [alias, c] of Object.entries(channels.telegram)) {
@@ -254,7 +267,7 @@ function channelsOf(channels: SectionData['channels']): Record<string, ChannelCo
       approval_timeout_secs: c.approval_timeout_secs,
       excluded_tools: c.excluded_tools,
       reply_min_interval_secs: c.reply_min_interval_secs,
-      background_notices: c.background_notices,
+      ...liveRunKeysOf(c),
       title: c.title,
     };
   }

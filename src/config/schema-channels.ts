@@ -1,7 +1,17 @@
 // Shape of [channels.<type>.<alias>] for telegram, discord, slack and web (spec/config.md §12).
 import type { z } from 'zod';
-import { TELEGRAM_SECRET_PATTERN } from './config-messages.ts';
-import { accepted, bool, nonNegInt, str, strArray, table, tableOf } from './schema-kit.ts';
+import { STREAM_INTERVAL_WEB, TELEGRAM_SECRET_PATTERN } from './config-messages.ts';
+import {
+  accepted,
+  bool,
+  enumOf,
+  intAtLeast,
+  nonNegInt,
+  str,
+  strArray,
+  table,
+  tableOf,
+} from './schema-kit.ts';
 
 // Only approval_timeout_secs has a per-type default, so the common keys are built per type.
 const common = (approvalTimeoutSecs: number) => ({
@@ -11,8 +21,13 @@ const common = (approvalTimeoutSecs: number) => ({
   approval_timeout_secs: nonNegInt().default(approvalTimeoutSecs),
   excluded_tools: strArray().default([]),
   reply_min_interval_secs: nonNegInt().default(0),
-  // live.md §4, §5.
+  // live.md §2-§5.
   background_notices: bool().default(true),
+  streaming: enumOf(['partial', 'off'] as const).default('partial'),
+  stream_after_ms: nonNegInt().default(800),
+  stream_edit_interval_ms: intAtLeast(250).default(1000),
+  progress: enumOf(['compact', 'verbose', 'off'] as const).default('compact'),
+  progress_after_ms: nonNegInt().default(2000),
 });
 
 export const telegramSchema = table({
@@ -48,6 +63,10 @@ export const slackSchema = table({
 const { bot_token: _noToken, ...webCommon } = common(300);
 export const webSchema = table({
   ...webCommon,
+  // The web chat is not throttled by default (live.md §5): 0, or a real interval.
+  stream_edit_interval_ms: nonNegInt()
+    .refine((ms) => ms === 0 || ms >= 250, { error: STREAM_INTERVAL_WEB })
+    .default(0),
   title: str().default('baton'),
 });
 

@@ -154,7 +154,7 @@ export interface AgentConfig {
   };
 }
 
-interface ChannelCommon {
+interface ChannelCommon extends LiveRunKeys {
   /** `<type>.<alias>` */
   key: string;
   alias: string;
@@ -164,8 +164,19 @@ interface ChannelCommon {
   approval_timeout_secs: number;
   excluded_tools: string[];
   reply_min_interval_secs: number;
-  /** live.md §4: a notice in the chat when a background task it started ends. */
+}
+
+/** A channel's live-run keys (live.md §5). */
+export interface LiveRunKeys {
+  /** §4: a notice in the chat when a background task it started ends. */
   background_notices: boolean;
+  /** §2: the answer grows in a preview message, or is sent once. */
+  streaming: 'partial' | 'off';
+  stream_after_ms: number;
+  /** §2, §3: the least time between two edits in one chat (0 on the web: not throttled). */
+  stream_edit_interval_ms: number;
+  progress: 'compact' | 'verbose' | 'off';
+  progress_after_ms: number;
 }
 
 export interface TelegramChannelConfig extends ChannelCommon {

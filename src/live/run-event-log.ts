@@ -70,6 +70,18 @@ export interface RunEventLog extends RunEventSink {
   ): Promise<{ events: RunEvent[]; lastEntry: string }>;
 }
 
+/** Folds `next` into `last` when both are deltas of the same run's same request; true when folded. */
+function mergeDelta(last: NewRunEvent | undefined, next: NewRunEvent): boolean {
+  if (last?.type !== 'answer_delta' || next.type !== 'answer_delta') return false;
+  if (last.run_id !== next.run_id || last.iteration !== next.iteration) return false;
+  if (next.restart) {
+    last.delta = next.delta;
+    last.restart = true;
+  } else last.delta += next.delta;
+  last.at = next.at;
+  return true;
+}
+
 export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Logger, 'warn'>): RunEventLog {
   const keys = runEventKeys(prefix);
   let queued = new Map<string, NewRunEvent[]>();
@@ -145,20 +157,43 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
     return { events: out, lastEntry: rows.at(-1)?.[0] ?? fromEntry };
   };
 
+  const watchers = new Map<string, Set<(event: NewRunEvent) => void>>();
+  function tell(event: NewRunEvent): void {
+    for (const listener of watchers.get(event.root_run_id) ?? []) {
+      try {
+        listener(event);
+      } catch (err) {
+        logger.warn({ err: errorMessage(err) }, 'run event watcher failed (live view only)');
+      }
+    }
+  }
+
   return {
     emit(run, body) {
+      const event = newRunEvent(run, body);
+      tell(event);
+      const list = queued.get(event.root_run_id);
+      // An answer streams in many small pieces: one flush stores them as one event.
+      if (list && mergeDelta(list.at(-1), event)) return;
       if (size >= MAX_QUEUED) {
         dropped++;
         return;
       }
-      const event = newRunEvent(run, body);
-      const list = queued.get(event.root_run_id);
       if (list) list.push(event);
       else queued.set(event.root_run_id, [event]);
       size++;
       if (event.type === 'run_started' && (event.kind === 'root' || event.kind === 'cron'))
         turns.push({ root: event.root_run_id, at: event.at, session: event.session_key });
       schedule();
+    },
+    watch(root, listener) {
+      const set = watchers.get(root) ?? new Set();
+      set.add(listener);
+      watchers.set(root, set);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && watchers.get(root) === set) watchers.delete(root);
+      };
     },
     async flush() {
       if (timer) {

@@ -1,19 +1,20 @@
 // Turns a ModelRequest into one AI SDK call (messages, tools, settings) and maps the reply back.
 import {
-  generateText,
   type JSONSchema7,
   jsonSchema,
   type LanguageModel,
   type ModelMessage,
-  type ReasoningOutput,
+  streamText,
   type ToolSet,
   tool,
 } from 'ai';
 import type { CallTuning } from './native-thinking.ts';
+import { readReply, type StreamedReasoning } from './stream-reply.ts';
 import { parseToolCallBlocks, renderTextHistory, toolProtocolSection } from './text-tool-calls.ts';
 import { stripThinkBlocks } from './think-blocks.ts';
 import type { RequestToolMode } from './tool-protocol.ts';
 import type { ChatMessage, ModelRequest, ReasoningBlock, TokenUsage, ToolCall, ToolSpec } from './types.ts';
+import { visibleText } from './visible-text.ts';
 
 export interface PreparedRequest {
   mode: RequestToolMode;
@@ -97,6 +98,8 @@ export function prepareRequest(req: ModelRequest, mode: RequestToolMode): Prepar
 
 export interface CallSettings extends CallTuning {
   signal: AbortSignal;
+  /** Gets the visible answer text (visible-text.ts) each time it changes; must not throw. */
+  onText?: (visibleText: string) => void;
 }
 
 export interface CallResult {
@@ -111,12 +114,15 @@ export interface CallResult {
 // The SDK prints warnings with console.warn by default; baton logs them through pino instead.
 globalThis.AI_SDK_LOG_WARNINGS = false;
 
+/** One streaming request; it resolves or throws as generateText did for the same reply. */
 export async function callModel(
   model: LanguageModel,
   prepared: PreparedRequest,
   settings: CallSettings,
 ): Promise<CallResult> {
-  const result = await generateText({
+  // Ends the HTTP request when reading stops early (an error part), so the connection is not left open.
+  const early = new AbortController();
+  const result = streamText({
     model,
     system: prepared.system === '' ? undefined : prepared.system,
     messages: prepared.messages,
@@ -126,19 +132,34 @@ export async function callModel(
     providerOptions: settings.providerOptions,
     // baton's fallback chain owns retries and backoff.
     maxRetries: 0,
-    abortSignal: settings.signal,
+    abortSignal: AbortSignal.any([settings.signal, early.signal]),
+    // Errors are thrown from readReply; the SDK's default handler would print them with console.error.
+    onError: () => {},
   });
-  const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
-  const warnings = (result.warnings ?? []).map((w) => JSON.stringify(w));
+  const { onText } = settings;
+  const hideToolCalls = prepared.parseTextToolCalls;
+  const show = (raw: string, final: boolean): void => onText?.(visibleText(raw, { hideToolCalls, final }));
+  const reply = await readReply(result.fullStream, settings.signal, (raw) => show(raw, false)).catch(
+    (err: unknown) => {
+      early.abort();
+      throw err;
+    },
+  );
+  show(reply.text, true);
+  const { usage, warnings } = reply;
   if (prepared.parseTextToolCalls) {
     // A call the model only thought about inside <think> must not run.
-    const parsed = parseToolCallBlocks(stripThinkBlocks(result.text));
+    const parsed = parseToolCallBlocks(stripThinkBlocks(reply.text));
     return { text: parsed.text, toolCalls: parsed.toolCalls, usage, warnings };
   }
-  // Unparseable native arguments arrive as the raw string (the SDK marks the call invalid).
-  const toolCalls = result.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: c.input }));
-  const reasoning = signedReasoning(result.reasoning);
-  return { text: result.text, toolCalls, usage, warnings, ...(reasoning.length ? { reasoning } : {}) };
+  const reasoning = signedReasoning(reply.reasoning);
+  return {
+    text: reply.text,
+    toolCalls: reply.toolCalls,
+    usage,
+    warnings,
+    ...(reasoning.length ? { reasoning } : {}),
+  };
 }
 
 type ReasoningPart = Extract<
@@ -147,7 +168,7 @@ type ReasoningPart = Extract<
 >;
 
 /** Anthropic refuses a tool-loop continuation whose last assistant turn lost its signed thinking blocks. */
-function signedReasoning(parts: readonly ReasoningOutput[]): ReasoningBlock[] {
+function signedReasoning(parts: readonly StreamedReasoning[]): ReasoningBlock[] {
   return parts.flatMap((p) => {
     const anthropic = p.providerMetadata?.anthropic;
     return anthropic ? [{ text: p.text, providerOptions: { anthropic } }] : [];

@@ -12,6 +12,7 @@ import { createSdkModel } from './sdk-model.ts';
 import { diagnoseSetup, type FailedAttempt } from './setup-problem.ts';
 import { chainToolProtocol, requestToolMode } from './tool-protocol.ts';
 import type { ModelProvider, ModelRequest, ModelResponse, ServedBy } from './types.ts';
+import { createTextFeed } from './visible-text.ts';
 
 export interface ProviderChainOptions {
   /** `<type>.<alias>` of the agent's model_provider. */
@@ -77,7 +78,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
   const attemptOnce = async (
     a: Attempt,
     prepared: PreparedRequest,
-    req: Pick<ModelRequest, 'thinking' | 'defaultTimeoutSecs'>,
+    req: Pick<ModelRequest, 'thinking' | 'defaultTimeoutSecs' | 'onText'>,
     signal: AbortSignal,
   ): Promise<{ ok: true; result: CallResult } | { ok: false; failure: ClassifiedFailure }> => {
     const { entry } = a.candidate;
@@ -102,6 +103,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
       const result = await callModel(sdkModel(a.candidate, a.model), prepared, {
         ...tuning,
         signal: AbortSignal.any([signal, timer.signal]),
+        onText: req.onText,
       });
       return { ok: true, result };
     } catch (err) {
@@ -139,12 +141,16 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
       c.index === 0 && req.modelOverride ? req.modelOverride : c.model;
     const events: FailureEvent[] = [];
     const failed: FailedAttempt[] = [];
+    const feed =
+      req.onText &&
+      createTextFeed(req.onText, (err) => logger.warn({ err }, 'model text listener failed; ignored'));
     if (signal.aborted) throw signal.reason;
     for (const candidate of candidates) {
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {
         if (attempt > 1) await sleep(opts.reliability.provider_backoff_ms * 2 ** (attempt - 2), signal);
         const a: Attempt = { candidate, model: modelOf(candidate), attempt, maxAttempts };
-        const outcome = await attemptOnce(a, prepared, req, signal);
+        feed?.restart();
+        const outcome = await attemptOnce(a, prepared, { ...req, onText: feed?.report }, signal);
         if (outcome.ok) {
           const { warnings, ...result } = outcome.result;
           if (warnings.length > 0)

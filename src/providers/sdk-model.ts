@@ -29,6 +29,9 @@ export function createSdkModel(candidate: Candidate, baseFetch: typeof fetch): L
   const headers = candidate.entry.extra_headers;
   const apiKey = candidate.apiKey ?? '';
   const name = candidate.entry.ref;
+  // Streamed chat completions carry usage only when asked (`stream_options.include_usage`); the cost
+  // ledger needs it. The openai package always asks.
+  const compatible = { apiKey, headers, fetch, name, includeUsage: true };
   switch (candidate.type) {
     case 'anthropic':
       // baton's anthropic uri is the host (https://api.anthropic.com); the SDK wants the /v1 base.
@@ -40,13 +43,11 @@ export function createSdkModel(candidate: Candidate, baseFetch: typeof fetch): L
       return createOpenAI({ baseURL: candidate.baseUri, apiKey, headers, fetch, name }).chat(candidate.model);
     case 'ollama':
       // Ollama's OpenAI-compatible endpoint lives under /v1 of its host uri.
-      return createOpenAICompatible({ baseURL: versioned(candidate.baseUri), apiKey, headers, fetch, name })(
+      return createOpenAICompatible({ ...compatible, baseURL: versioned(candidate.baseUri) })(
         candidate.model,
       );
     case 'openrouter':
     case 'custom':
-      return createOpenAICompatible({ baseURL: candidate.baseUri, apiKey, headers, fetch, name })(
-        candidate.model,
-      );
+      return createOpenAICompatible({ ...compatible, baseURL: candidate.baseUri })(candidate.model);
   }
 }

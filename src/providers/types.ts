@@ -39,6 +39,12 @@ export interface ModelRequest {
   thinking?: NativeThinking;
   /** Per-attempt time limit for candidates whose entry sets no `timeout_secs` (a root turn's deadline). */
   defaultTimeoutSecs?: number;
+  /**
+   * Called as the answer streams in, with the whole visible text so far of the current attempt: no
+   * `<think>` content and, when tools travel as text, nothing from `<tool_call` on. A retry or fallback
+   * starts again from '' (reported as ''). Never reasoning parts. Errors it throws are logged and ignored.
+   */
+  onText?: (visibleText: string) => void;
 }
 
 /** Native thinking of one request (delegate.md §9.7). */

@@ -48,6 +48,8 @@ export interface SettledTurn {
   turnId: string;
   /** The session history the turn adds to (none when the turn failed). */
   history?: { agent: string; sessionKey: string; messages: readonly ChatMessage[] };
+  /** The root run whose preview message this answer replaces (live.md §2 step 3). */
+  finishes?: string;
 }
 
 export interface ConversationInbox {
@@ -145,7 +147,12 @@ export function createConversationInbox(redis: Redis, prefix: string, logger: Lo
           event.eventId,
           conversation,
           REPLY_IDEMPOTENCY_TTL_SECS,
-          ...outboxEntryArgs({ to: turn.to, text: turn.text, order: { conversation, seq: event.seq } }),
+          ...outboxEntryArgs({
+            to: turn.to,
+            text: turn.text,
+            order: { conversation, seq: event.seq },
+            ...(turn.finishes ? { finishes: turn.finishes } : {}),
+          }),
           turn.turnId,
           HISTORY_TTL_SECS,
           HISTORY_MAX_STORED,

@@ -40,3 +40,14 @@ export const inboxKeys = (prefix: string) => ({
 export function paceKey(prefix: string, channelKey: string, chat: string): string {
   return `${prefix}:pace:${channelKey}:${chat}`;
 }
+
+/** A turn's live messages (live.md §2, §3): their refs, the final mark, the ops handled; and each slot's busy mark. */
+export const liveKeys = (prefix: string, root: string) => ({
+  state: `${prefix}:live:{${root}}`,
+  busy: (slot: string) => `${prefix}:live:{${root}}:busy:${slot}`,
+});
+
+/** When a chat may get its next live op (live.md §2 step 2): set when the platform answered the last one. */
+export function livePaceKey(prefix: string, channelKey: string, chat: string): string {
+  return `${prefix}:live-pace:${channelKey}:${chat}`;
+}

@@ -12,10 +12,37 @@ export interface ApprovalCardRequest {
 
 const approvalRequestSchema = z.object({ op: z.enum(['post', 'edit']), approvalId: z.uuid() });
 
+/**
+ * One show of a turn's live message (live.md §2, §3): post it the first time, edit it after. `n` numbers the
+ * turn's ops (the worker queues op n only once op n-1 was handled: edits are skipped, never queued up); `last`
+ * ops (the progress summary) are never skipped.
+ */
+export interface LiveOp {
+  root: string;
+  slot: LiveSlot;
+  n: number;
+  last: boolean;
+  /** The chat's `stream_edit_interval_ms`: the least time from one live op's platform answer to the next op. */
+  gap: number;
+}
+export type LiveSlot = 'preview' | 'progress';
+
+const liveOpSchema = z.object({
+  root: z.uuid(),
+  slot: z.enum(['preview', 'progress']),
+  n: z.number().int().positive(),
+  last: z.boolean(),
+  gap: z.number().int().nonnegative(),
+});
+
 export interface OutboxEntry {
   id: string;
   /** Set for an approval card request (no text; outside any conversation's order). */
   approval?: ApprovalCardRequest;
+  /** Set for a live message show (outside any conversation's order). */
+  live?: LiveOp;
+  /** A turn's answer that replaces this root run's preview message, if one was posted (live.md §2 step 3). */
+  finishes?: string;
   to: Recipient;
   text: string;
   /** Set for a conversation's replies, which leave in `seq` order. */
@@ -31,13 +58,20 @@ export interface OutboxEntry {
 
 /** What a producer queues: a reply (with its place in a conversation, if any) or a card request. */
 export type NewOutboxEntry =
-  | { to: Recipient; text: string; order?: ReplyOrder }
-  | { to: Recipient; approval: ApprovalCardRequest };
+  | { to: Recipient; text: string; order?: ReplyOrder; finishes?: string }
+  | { to: Recipient; approval: ApprovalCardRequest }
+  | { to: Recipient; text: string; live: LiveOp };
 
-/** The fragment's ARGV block, in its order: to, text, conv, seq, approval. */
+/**
+ * The fragment's ARGV block, in its order: to, text, conv, seq, tag. The tag is '' or `<field>:<JSON>`, the one
+ * field that says what else the entry is (`approval`, `live`, `finishes`).
+ */
 export function outboxEntryArgs(entry: NewOutboxEntry): (string | number)[] {
-  if ('approval' in entry) return [JSON.stringify(entry.to), '', '', '', JSON.stringify(entry.approval)];
-  return [JSON.stringify(entry.to), entry.text, entry.order?.conversation ?? '', entry.order?.seq ?? '', ''];
+  const to = JSON.stringify(entry.to);
+  if ('approval' in entry) return [to, '', '', '', `approval:${JSON.stringify(entry.approval)}`];
+  if ('live' in entry) return [to, entry.text, '', '', `live:${JSON.stringify(entry.live)}`];
+  const tag = entry.finishes ? `finishes:${JSON.stringify(entry.finishes)}` : '';
+  return [to, entry.text, entry.order?.conversation ?? '', entry.order?.seq ?? '', tag];
 }
 
 /** The fields every entry has; `conv`/`seq` are both '' for a reply outside a conversation. */
@@ -93,5 +127,16 @@ export function parseOutboxEntry(raw: RawOutboxEntry, reclaimed: boolean): Outbo
     if (!approval.success) return malformed('bad approval request');
     return { id, to: to.data, text: '', approval: approval.data, reclaimed };
   }
-  return { id, to: to.data, text: shape.data.text, ...ordered, reclaimed };
+  if (f.live !== undefined) {
+    const live = liveOpSchema.safeParse(safeJson(f.live));
+    if (!live.success) return malformed('bad live op');
+    return { id, to: to.data, text: shape.data.text, live: live.data, reclaimed };
+  }
+  let finishes: string | undefined;
+  if (f.finishes !== undefined) {
+    const root = z.uuid().safeParse(safeJson(f.finishes));
+    // The answer still goes out (as new messages) when only its preview link is unreadable.
+    if (root.success) finishes = root.data;
+  }
+  return { id, to: to.data, text: shape.data.text, ...ordered, ...(finishes ? { finishes } : {}), reclaimed };
 }

@@ -8,6 +8,7 @@ import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
 import type { MetricsStore } from '../fleet/metrics-store.ts';
+import { createLiveSlots } from './live-slots.ts';
 import type { ApprovalCardRequest, OutboxEntry } from './outbox-entry.ts';
 import { startOutboxKeeper } from './outbox-keeper.ts';
 import { createOutboxStream, isNoGroupError } from './outbox-stream.ts';
@@ -93,6 +94,7 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
     metrics: opts.metrics,
     redact: opts.redact,
     signal: stop.signal,
+    slots: createLiveSlots(redis, opts.prefix, logger),
   });
   const inFlight = new Set<string>();
   /** Last sequence this process sent per conversation: the next one needs no Redis check. */
@@ -126,6 +128,13 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
 
   async function deliver(entry: OutboxEntry): Promise<'done' | 'wait'> {
     if (entry.approval) return deliverApproval(entry, entry.approval);
+    if (entry.live) {
+      await sender.show({ ...entry, live: entry.live }).catch((err: unknown) => {
+        logger.warn({ channel: adapter.key, err: errorMessage(err) }, 'live message op failed');
+      });
+      await stream.ack(entry, false);
+      return 'done';
+    }
     const turn = await turnOf(entry);
     if (turn === 'wait') return 'wait';
     if (entry.malformed) {
@@ -149,10 +158,13 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
 
   const lanes = createLanes<OutboxEntry>({
     // An approval's post and edit share a lane of their own: in order, and never behind a conversation's replies.
+    // A turn's live ops share a lane of their own too: in order, beside the conversation's replies.
     laneOf: (e) =>
       e.approval
         ? `approval:${e.approval.approvalId}`
-        : (e.order?.conversation ?? `${e.to.chat}:${e.to.thread ?? ''}`),
+        : e.live
+          ? `live:${e.live.root}`
+          : (e.order?.conversation ?? `${e.to.chat}:${e.to.thread ?? ''}`),
     rankOf: (e) => e.order?.seq,
     process: deliver,
     settled: (e) => {

@@ -7,8 +7,10 @@ import { type ChannelAdapter, ChannelRateLimitError } from '../channel-host/type
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { MetricsStore } from '../fleet/metrics-store.ts';
+import { type ChannelPause, createLiveSender } from './live-sender.ts';
+import type { LiveSlots } from './live-slots.ts';
 import { paceKey } from './names.ts';
-import type { OutboxEntry } from './outbox-entry.ts';
+import type { LiveOp, OutboxEntry } from './outbox-entry.ts';
 import type { OutboxStream } from './outbox-stream.ts';
 
 const SEND_CONCURRENCY = 16;
@@ -27,11 +29,15 @@ export interface ReplySenderOptions {
   redact?: ((text: string) => string) | undefined;
   /** Aborted when the pump stops: a send in progress gives up between chunks, leaving the entry queued. */
   signal: AbortSignal;
+  /** The turns' live messages (live.md §2, §3). */
+  slots: LiveSlots;
 }
 
 export interface ReplySender {
   /** Sends every chunk not yet sent; `done: false` when stopping (the entry stays queued). */
   send(entry: OutboxEntry): Promise<{ done: boolean; progressSaved: boolean }>;
+  /** Shows one live op (never throws for a platform failure). */
+  show(entry: OutboxEntry & { live: LiveOp }): Promise<void>;
 }
 
 /** Waits until this chat may receive another message, then claims the slot (one Redis SET NX PX per try). */
@@ -64,9 +70,11 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
   const limit = createSemaphore(SEND_CONCURRENCY);
   const pause = (ms: number) => sleep(ms, undefined, { signal }).catch(() => {});
   /** A platform's retry_after holds every send of the channel, not just the chat that got it. */
-  let pausedUntil = 0;
+  const paused: ChannelPause = { until: 0 };
+  const live = createLiveSender({ ...opts, pause: paused });
 
   return {
+    show: (entry) => live.show(entry),
     async send(entry) {
       // Redacted before chunking, so a secret cannot straddle two chunks; deterministic, so resumes line up.
       const chunks = chunkMarkdown(
@@ -77,10 +85,23 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
       let sent = await opts.stream.progress(entry);
       let attempts = 0;
       let progressSaved = false;
+      // The preview becomes the answer's first chunk (live.md §2 step 3); a resumed entry did that already.
+      if (
+        sent === 0 &&
+        entry.finishes &&
+        (await live.replacePreview(entry.finishes, entry, chunks[0] ?? ''))
+      ) {
+        opts.metrics?.countOutbox(adapter.key, 'sent');
+        sent = 1;
+        if (sent < chunks.length) {
+          await opts.stream.saveProgress(entry, sent);
+          progressSaved = true;
+        }
+      }
       while (sent < chunks.length) {
         if (signal.aborted) return { done: false, progressSaved };
-        if (Date.now() < pausedUntil) {
-          await pause(pausedUntil - Date.now());
+        if (Date.now() < paused.until) {
+          await pause(paused.until - Date.now());
           continue;
         }
         await pace(redis, slot, opts.minIntervalMs, signal);
@@ -100,7 +121,7 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
               { channel: adapter.key, retry_after_ms: err.retryAfterMs },
               'channel rate limited; pausing sends',
             );
-            pausedUntil = Math.max(pausedUntil, Date.now() + err.retryAfterMs);
+            paused.until = Math.max(paused.until, Date.now() + err.retryAfterMs);
             continue;
           }
           attempts++;

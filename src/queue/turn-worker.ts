@@ -6,12 +6,13 @@ import { turnFailureReply } from '../agent/turn-failure.ts';
 import { EMPTY_ANSWER, NEW_SESSION_STARTED, TURN_ABORTED } from '../channel-host/channel-messages.ts';
 import { parseChatCommand } from '../channel-host/commands.ts';
 import type { Recipient } from '../channel-host/types.ts';
-import { riskProfileFor } from '../config/lookup.ts';
+import { channelOf, riskProfileFor } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import type { AbortBus } from '../fleet/abort-bus.ts';
 import type { RunningTurns } from '../fleet/running-turns.ts';
 import type { TypingSignals } from '../fleet/typing-signals.ts';
+import { startTurnPresenter, type TurnPresenter } from '../live/turn-presenter.ts';
 import { turnServices } from '../run-contract/live-services.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
 import { closeWorker } from './close-worker.ts';
@@ -22,6 +23,7 @@ import {
   type SettledTurn,
   turnIdOf,
 } from './conversation-inbox.ts';
+import { createLiveShows } from './live-shows.ts';
 import { TURNS_QUEUE } from './names.ts';
 import type { DrainJobData, TurnQueue } from './turn-queue.ts';
 
@@ -91,6 +93,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     let history: SettledTurn['history'];
     let handedBack = false;
     const stopTyping = opts.typing?.whileRunning(origin);
+    const live = presentTurn(services, origin, runId);
     // A channel root turn asks its own chat, or its profile's route (approvals.md §5).
     const asker = services.approvals.askerFor({
       agent: event.agent,
@@ -126,12 +129,43 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       unregister();
       active.delete(controller);
     }
+    const { previewShown } = (await live?.finish()) ?? { previewShown: false };
     await marked;
     // The settle commits history and reply, and clears the running mark.
     // Last line of defence: no known secret value reaches the chat, whatever the model or an error wrote.
-    if (!handedBack) return { to: origin, text: redact(text), turnId, ...(history ? { history } : {}) };
+    if (!handedBack) {
+      const finishes = previewShown ? { finishes: runId } : {};
+      return { to: origin, text: redact(text), turnId, ...finishes, ...(history ? { history } : {}) };
+    }
     await opts.running.markDone(conversation, turnId);
     return null;
+  }
+
+  /** The turn's live view in its chat (live.md §2, §3), unless the channel has both turned off. */
+  function presentTurn(services: RuntimeServices, origin: Recipient, runId: string): TurnPresenter | null {
+    const channel = channelOf(services.config, origin.channel);
+    if (!channel || (channel.streaming === 'off' && channel.progress === 'off')) return null;
+    return startTurnPresenter({
+      root: runId,
+      origin,
+      settings: {
+        streaming: channel.streaming,
+        streamAfterMs: channel.stream_after_ms,
+        intervalMs: channel.stream_edit_interval_ms,
+        progress: channel.progress,
+        progressAfterMs: channel.progress_after_ms,
+      },
+      output: createLiveShows(
+        services.redis,
+        opts.prefix,
+        origin,
+        runId,
+        redact,
+        channel.stream_edit_interval_ms,
+      ),
+      events: services.events,
+      logger,
+    });
   }
 
   /**

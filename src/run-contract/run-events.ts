@@ -54,6 +54,29 @@ export const runEventBodySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('background_started'), task_id: z.string(), target: z.string() }),
   /** What one model response or priced tool call of this run cost (delegate.md §15), when cost is tracked. */
   z.object({ type: z.literal('cost'), micro_usd: z.number().int().nonnegative() }),
+  /**
+   * The answer text streamed in one model request: `delta` follows what came before in this iteration, or,
+   * with `restart`, replaces it (a fallback candidate answering from the start).
+   */
+  z.object({
+    type: z.literal('answer_delta'),
+    iteration: z.number().int().positive(),
+    delta: z.string(),
+    restart: z.boolean(),
+  }),
+  /** A call waits for a human: `sent_to` is the channel key the card went to, `chat` its chat there. */
+  z.object({
+    type: z.literal('approval_pending'),
+    approval_id: z.string(),
+    tool: z.string(),
+    sent_to: z.string(),
+    chat: z.string(),
+  }),
+  z.object({
+    type: z.literal('approval_settled'),
+    approval_id: z.string(),
+    outcome: z.enum(['approved', 'always', 'denied', 'denied_by_runtime']),
+  }),
 ]);
 export type RunEventBody = z.infer<typeof runEventBodySchema>;
 
@@ -75,10 +98,15 @@ export type RunEvent = NewRunEvent & { seq: number };
 /** Emitting never blocks, never throws and never fails a run. */
 export interface RunEventSink {
   emit(run: { runId: string; lineage: RunLineage }, body: RunEventBody): void;
+  /**
+   * Hands every event of one tree emitted in this process to `listener`, as it is emitted (the chat's live
+   * view of a turn runs beside the turn, so it needs no Redis round trip). Returns the unsubscribe.
+   */
+  watch(treeRootId: string, listener: (event: NewRunEvent) => void): () => void;
 }
 
 /** A process that shows nothing live (one-shot tools in tests). */
-export const NO_RUN_EVENTS: RunEventSink = Object.freeze({ emit() {} });
+export const NO_RUN_EVENTS: RunEventSink = Object.freeze({ emit() {}, watch: () => () => {} });
 
 export function newRunEvent(run: { runId: string; lineage: RunLineage }, body: RunEventBody): NewRunEvent {
   return {

@@ -30,7 +30,18 @@ export interface RunNode {
   tools: ToolNode[];
   /** Background tasks this run started (their runs appear under it once a worker picks them up). */
   backgroundTasks: { taskId: string; target: string }[];
+  /** Approval prompts of this run's calls: where each went and, once settled, how. */
+  approvals: ApprovalNode[];
   children: RunNode[];
+}
+
+export interface ApprovalNode {
+  approvalId: string;
+  tool: string;
+  /** The channel key the prompt went to, and the chat there. */
+  sentTo: string;
+  chat: string;
+  state: 'pending' | 'approved' | 'always' | 'denied' | 'denied_by_runtime';
 }
 
 /** Roots first (normally one), each with its descendants; events of a run never started are ignored. */
@@ -54,6 +65,7 @@ export function buildRunTree(events: readonly RunEvent[]): RunNode[] {
         costMicroUsd: null,
         tools: [],
         backgroundTasks: [],
+        approvals: [],
         children: [],
       });
       continue;
@@ -91,6 +103,20 @@ export function buildRunTree(events: readonly RunEvent[]): RunNode[] {
       case 'cost':
         node.costMicroUsd = (node.costMicroUsd ?? 0) + e.micro_usd;
         break;
+      case 'approval_pending':
+        node.approvals.push({
+          approvalId: e.approval_id,
+          tool: e.tool,
+          sentTo: e.sent_to,
+          chat: e.chat,
+          state: 'pending',
+        });
+        break;
+      case 'approval_settled': {
+        const a = node.approvals.find((x) => x.approvalId === e.approval_id);
+        if (a) a.state = e.outcome;
+        break;
+      }
     }
   }
   const roots: RunNode[] = [];

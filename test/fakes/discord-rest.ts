@@ -150,6 +150,14 @@ export function routeRest(
     fake.gateway.echo('MESSAGE_CREATE', message); // Discord tells the bot about its own messages too
     return reply(200, message);
   }
+  if (method === 'DELETE' && parts.length === 4) {
+    const message = fake.messages.get(parts[3] ?? '');
+    if (!message || message.channel_id !== channel.id)
+      return reply(404, { message: 'Unknown Message', code: 10008 });
+    fake.messages.delete(message.id);
+    fake.gateway.echo('MESSAGE_DELETE', { id: message.id, channel_id: channel.id });
+    return reply(204);
+  }
   if (method === 'PATCH' && parts.length === 4) {
     const message = fake.messages.get(parts[3] ?? '');
     if (!message || message.channel_id !== channel.id)

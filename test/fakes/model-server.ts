@@ -9,7 +9,11 @@
 //   await server.close();
 //
 // Routes: POST <any prefix>/chat/completions (OpenAI format) and POST <any prefix>/messages
-// (Anthropic format), each non-streaming or SSE when the body has `"stream": true`.
+// (Anthropic format), each non-streaming or SSE when the body has `"stream": true`. An SSE reply is
+// written event by event (`chunkDelayMs` apart when set) and can be cut short (`cutAfterChunks`) or
+// end in a provider error event (`streamError`); OpenAI SSE carries usage only when the body asks for
+// it (`stream_options.include_usage`), as OpenAI does. `status` and `raw` turns answer the same either
+// way, so a stream request meets the same HTTP error or garbage body.
 // Which turn answers: the `respond()` function if it returns one, else the next turn queued for
 // the request's `model`, else the next turn of the default queue. With nothing left the server
 // answers HTTP 500 `fake model server: no scripted turn ...`, so a missing turn is visible.
@@ -21,6 +25,7 @@ import {
   defaultErrorBody,
   openaiJson,
   openaiSse,
+  type SseEvent,
   type WireApi,
 } from './model-wire.ts';
 
@@ -34,6 +39,14 @@ export interface ScriptedToolCall {
 /** One reply. Fields combine: `{ delayMs: 5000, text: 'late' }`, `{ status: 503, body: 'down' }`. */
 export interface ScriptedTurn {
   text?: string;
+  /** The text as these separate stream deltas (a non-streaming reply carries them joined); wins over `text`. */
+  textChunks?: string[];
+  /** Between the SSE events of a streamed reply, so a test can watch the answer grow. */
+  chunkDelayMs?: number;
+  /** Destroys the connection once this many text chunks were sent (no finish event); a JSON reply is cut after its headers. */
+  cutAfterChunks?: number;
+  /** A streamed reply ends with this provider error event after its text, instead of finishing. */
+  streamError?: { type: string; message: string };
   toolCalls?: ScriptedToolCall[];
   usage?: { inputTokens: number; outputTokens: number };
   /** An HTTP error status; the reply is `body` (string verbatim, else JSON) or the API's error envelope. */
@@ -45,7 +58,7 @@ export interface ScriptedTurn {
   delayMs?: number;
   /** Reply only once this settles (a test holds a run mid-request, then lets it go; ends early like delayMs). */
   until?: Promise<unknown>;
-  /** A signed Anthropic thinking block before the text (non-streaming Anthropic replies only). */
+  /** A signed Anthropic thinking block before the text (Anthropic replies, streamed or not). */
   thinking?: { text: string; signature: string };
 }
 
@@ -111,11 +124,15 @@ function parseBody(text: string): RecordedBody {
 /** Waits `ms` unless the client goes away first; returns false when it did. */
 function delay(ms: number, res: ServerResponse): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(true), ms);
-    res.on('close', () => {
+    const onClose = (): void => {
       clearTimeout(timer);
       resolve(false);
-    });
+    };
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(true);
+    }, ms);
+    res.on('close', onClose);
   });
 }
 
@@ -136,19 +153,60 @@ function send(res: ServerResponse, status: number, contentType: string, body: st
   res.end(body);
 }
 
-/** The status, content type and body text that answer `turn`. */
-function encodeReply(api: WireApi, turn: ScriptedTurn, body: RecordedBody): [number, string, string] {
+/** Headers, then the connection dropped: a reply cut short. */
+function cut(res: ServerResponse, contentType: string): void {
+  if (res.destroyed) return;
+  res.writeHead(200, { 'content-type': contentType });
+  res.flushHeaders();
+  res.socket?.destroy();
+}
+
+/** Writes the events one by one; stops when the client goes away. */
+async function sendSse(res: ServerResponse, events: SseEvent[], turn: ScriptedTurn): Promise<void> {
+  if (res.destroyed) return;
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.flushHeaders();
+  let textChunks = 0;
+  for (const [i, event] of events.entries()) {
+    if (turn.cutAfterChunks !== undefined && textChunks >= turn.cutAfterChunks) {
+      res.socket?.destroy();
+      return;
+    }
+    if (i > 0 && turn.chunkDelayMs !== undefined && !(await delay(turn.chunkDelayMs, res))) return;
+    if (res.destroyed) return;
+    await new Promise<void>((resolve) => res.write(event.frame, () => resolve()));
+    if (event.textChunk) textChunks += 1;
+  }
+  res.end();
+}
+
+/** Answers `turn`: an error or garbage body, a JSON reply, or an SSE stream. */
+async function reply(
+  res: ServerResponse,
+  api: WireApi,
+  turn: ScriptedTurn,
+  body: RecordedBody,
+): Promise<void> {
   const model = body.model ?? 'fake-model';
-  if (turn.raw !== undefined) return [turn.status ?? 200, 'application/json', turn.raw];
+  if (turn.raw !== undefined) return send(res, turn.status ?? 200, 'application/json', turn.raw);
   if (turn.status !== undefined && turn.status >= 400) {
     const payload = turn.body ?? defaultErrorBody(api, turn.status);
-    return [turn.status, 'application/json', typeof payload === 'string' ? payload : JSON.stringify(payload)];
+    return send(
+      res,
+      turn.status,
+      'application/json',
+      typeof payload === 'string' ? payload : JSON.stringify(payload),
+    );
   }
   if (body.stream === true) {
-    return [200, 'text/event-stream', api === 'openai' ? openaiSse(turn, model) : anthropicSse(turn, model)];
+    const options = body.stream_options as { include_usage?: boolean } | undefined;
+    const events =
+      api === 'openai' ? openaiSse(turn, model, options?.include_usage === true) : anthropicSse(turn, model);
+    return sendSse(res, events, turn);
   }
+  if (turn.cutAfterChunks !== undefined) return cut(res, 'application/json');
   const json = api === 'openai' ? openaiJson(turn, model) : anthropicJson(turn, model);
-  return [200, 'application/json', JSON.stringify(json)];
+  return send(res, 200, 'application/json', JSON.stringify(json));
 }
 
 export async function startFakeModelServer(): Promise<FakeModelServer> {
@@ -196,7 +254,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       };
       if (turn.delayMs !== undefined && !(await delay(turn.delayMs, res))) return;
       if (turn.until !== undefined && !(await held(turn.until, res))) return;
-      send(res, ...encodeReply(api, turn, rec.body));
+      await reply(res, api, turn, rec.body);
     })().catch((err: unknown) => send(res, 599, 'text/plain', `fake model server crashed: ${String(err)}`));
   });
 

@@ -30,6 +30,22 @@ function wireCalls(turn: ScriptedTurn): WireCall[] {
   });
 }
 
+/** The text deltas of a streamed reply: `textChunks`, else `text` as one. */
+function textChunksOf(turn: ScriptedTurn): string[] {
+  return turn.textChunks ?? (turn.text ? [turn.text] : []);
+}
+
+/** The whole text of a reply (a JSON reply carries the chunks joined). */
+function textOf(turn: ScriptedTurn): string | undefined {
+  return turn.textChunks?.join('') ?? turn.text;
+}
+
+/** One SSE frame; `textChunk` marks the frames that carry a text delta (ScriptedTurn.cutAfterChunks). */
+export interface SseEvent {
+  frame: string;
+  textChunk: boolean;
+}
+
 function usageOf(turn: ScriptedTurn): { input: number; output: number } {
   return { input: turn.usage?.inputTokens ?? 11, output: turn.usage?.outputTokens ?? 7 };
 }
@@ -47,7 +63,7 @@ export function openaiJson(turn: ScriptedTurn, model: string): unknown {
         index: 0,
         message: {
           role: 'assistant',
-          content: turn.text ?? (calls.length > 0 ? null : ''),
+          content: textOf(turn) ?? (calls.length > 0 ? null : ''),
           ...(calls.length > 0
             ? {
                 tool_calls: calls.map((c) => ({
@@ -69,27 +85,32 @@ export function openaiJson(turn: ScriptedTurn, model: string): unknown {
   };
 }
 
-export function openaiSse(turn: ScriptedTurn, model: string): string {
+/** Usage comes in a last chunk with no choices, and only when the request asked for it, as OpenAI does. */
+export function openaiSse(turn: ScriptedTurn, model: string, includeUsage: boolean): SseEvent[] {
   const calls = wireCalls(turn);
   const usage = usageOf(turn);
-  const chunk = (delta: unknown, finish: string | null, extra: object = {}): string =>
-    `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
-  let out = chunk({ role: 'assistant', content: '' }, null);
-  if (turn.text) out += chunk({ content: turn.text }, null);
+  const chunk = (choices: unknown[], extra: object = {}, textChunk = false): SseEvent => ({
+    frame: `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model, choices, ...extra })}\n\n`,
+    textChunk,
+  });
+  const delta = (d: unknown, finish: string | null = null) => [{ index: 0, delta: d, finish_reason: finish }];
+  const out = [chunk(delta({ role: 'assistant', content: '' }))];
+  for (const text of textChunksOf(turn)) out.push(chunk(delta({ content: text }), {}, true));
+  if (turn.streamError) {
+    const error = { ...turn.streamError, param: null, code: null };
+    return [...out, { frame: `data: ${JSON.stringify({ error })}\n\n`, textChunk: false }];
+  }
   calls.forEach((c, index) => {
-    out += chunk(
-      { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.json } }] },
-      null,
-    );
+    const call = { index, id: c.id, type: 'function', function: { name: c.name, arguments: c.json } };
+    out.push(chunk(delta({ tool_calls: [call] })));
   });
-  out += chunk({}, calls.length > 0 ? 'tool_calls' : 'stop', {
-    usage: {
-      prompt_tokens: usage.input,
-      completion_tokens: usage.output,
-      total_tokens: usage.input + usage.output,
-    },
-  });
-  return `${out}data: [DONE]\n\n`;
+  out.push(chunk(delta({}, calls.length > 0 ? 'tool_calls' : 'stop')));
+  if (includeUsage) {
+    const wire = { prompt_tokens: usage.input, completion_tokens: usage.output };
+    out.push(chunk([], { usage: { ...wire, total_tokens: usage.input + usage.output } }));
+  }
+  out.push({ frame: 'data: [DONE]\n\n', textChunk: false });
+  return out;
 }
 
 export function anthropicJson(turn: ScriptedTurn, model: string): unknown {
@@ -104,7 +125,7 @@ export function anthropicJson(turn: ScriptedTurn, model: string): unknown {
       ...(turn.thinking
         ? [{ type: 'thinking', thinking: turn.thinking.text, signature: turn.thinking.signature }]
         : []),
-      ...(turn.text ? [{ type: 'text', text: turn.text }] : []),
+      ...(textOf(turn) ? [{ type: 'text', text: textOf(turn) }] : []),
       ...calls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.input })),
     ],
     stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn',
@@ -113,44 +134,63 @@ export function anthropicJson(turn: ScriptedTurn, model: string): unknown {
   };
 }
 
-export function anthropicSse(turn: ScriptedTurn, model: string): string {
+export function anthropicSse(turn: ScriptedTurn, model: string): SseEvent[] {
   const calls = wireCalls(turn);
   const usage = usageOf(turn);
-  const ev = (type: string, data: object): string =>
-    `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-  let out = ev('message_start', {
-    message: {
-      id: 'msg_fake',
-      type: 'message',
-      role: 'assistant',
-      model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: usage.input, output_tokens: 0 },
-    },
+  const ev = (type: string, data: object, textChunk = false): SseEvent => ({
+    frame: `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`,
+    textChunk,
   });
+  const out = [
+    ev('message_start', {
+      message: {
+        id: 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.input, output_tokens: 0 },
+      },
+    }),
+  ];
   let index = 0;
-  if (turn.text) {
-    out += ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
-    out += ev('content_block_delta', { index, delta: { type: 'text_delta', text: turn.text } });
-    out += ev('content_block_stop', { index });
+  const block = (start: object, deltas: object[], textChunks = false): void => {
+    out.push(ev('content_block_start', { index, content_block: start }));
+    for (const delta of deltas) out.push(ev('content_block_delta', { index, delta }, textChunks));
+    out.push(ev('content_block_stop', { index }));
     index += 1;
+  };
+  if (turn.thinking) {
+    const { text, signature } = turn.thinking;
+    block({ type: 'thinking', thinking: '' }, [
+      { type: 'thinking_delta', thinking: text },
+      { type: 'signature_delta', signature },
+    ]);
   }
+  const texts = textChunksOf(turn);
+  if (texts.length > 0) {
+    block(
+      { type: 'text', text: '' },
+      texts.map((text) => ({ type: 'text_delta', text })),
+      true,
+    );
+  }
+  if (turn.streamError) return [...out, ev('error', { error: turn.streamError })];
   for (const c of calls) {
-    out += ev('content_block_start', {
-      index,
-      content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} },
-    });
-    out += ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: c.json } });
-    out += ev('content_block_stop', { index });
-    index += 1;
+    block({ type: 'tool_use', id: c.id, name: c.name, input: {} }, [
+      { type: 'input_json_delta', partial_json: c.json },
+    ]);
   }
-  out += ev('message_delta', {
-    delta: { stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },
-    usage: { output_tokens: usage.output },
-  });
-  return out + ev('message_stop', {});
+  out.push(
+    ev('message_delta', {
+      delta: { stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },
+      usage: { output_tokens: usage.output },
+    }),
+  );
+  out.push(ev('message_stop', {}));
+  return out;
 }
 
 /** The provider's usual error envelope, used when a scripted error turn gives no `body`. */

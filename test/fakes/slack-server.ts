@@ -23,6 +23,8 @@ export interface SlackCall {
   token: string | undefined;
   /** What the fake answered with. */
   status: number;
+  /** When the fake received it (ms since the epoch). */
+  at: number;
 }
 
 /** A message the bot posted, as it stands now (chat.update changes it). */
@@ -47,6 +49,8 @@ const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata']);
 export class FakeSlackServer {
   readonly calls: SlackCall[] = [];
   readonly messages: PostedMessage[] = [];
+  /** Messages chat.delete removed (no longer in `messages`). */
+  readonly deleted: PostedMessage[] = [];
   readonly socket = new FakeSlackSocket();
   private readonly server: Server;
   private readonly events = new EventEmitter();
@@ -168,8 +172,9 @@ export class FakeSlackServer {
     const token = auth?.startsWith('Bearer ') ? auth.slice(7) : (params.token as string | undefined);
     const failureAt = this.failures.findIndex((f) => f.method === undefined || f.method === method);
     const failure = failureAt >= 0 ? this.failures.splice(failureAt, 1)[0]?.failure : undefined;
+    const at = Date.now();
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      this.calls.push({ method, params, token, status });
+      this.calls.push({ method, params, token, status, at });
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
       this.events.emit('call');
@@ -204,6 +209,12 @@ export class FakeSlackServer {
         return this.post(params);
       case 'chat.update':
         return this.update(params);
+      case 'chat.delete': {
+        const at = this.messages.findIndex((m) => m.channel === params.channel && m.ts === params.ts);
+        if (at < 0) return { ok: false, error: 'message_not_found' };
+        this.deleted.push(...this.messages.splice(at, 1));
+        return { ok: true, channel: params.channel, ts: params.ts };
+      }
       case 'assistant.threads.setStatus':
         return { ok: true };
       case 'chat.postEphemeral':

@@ -22,6 +22,8 @@ export interface SentMessage {
   message: TgMessage;
   /** `text` is what the chat shows (HTML parsed); `html` the source when sent with parse_mode HTML. */
   versions: { text: string; html?: string; reply_markup?: TgMessage['reply_markup'] }[];
+  /** Set once deleteMessage removed it from the chat (sentTo no longer lists it). */
+  deleted?: boolean;
 }
 
 export interface InjectMessageOptions {
@@ -84,7 +86,9 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
     return chats.get(n) ?? chatFor(n);
   };
   const findSent = (chatId: unknown, messageId: unknown) =>
-    sent.find((s) => s.message.chat.id === Number(chatId) && s.message.message_id === Number(messageId));
+    sent.find(
+      (s) => !s.deleted && s.message.chat.id === Number(chatId) && s.message.message_id === Number(messageId),
+    );
   const markup = (p: Record<string, unknown>) => p.reply_markup as TgMessage['reply_markup'] | undefined;
 
   const state: TelegramState = {
@@ -137,7 +141,9 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
     sentTo: (chatId, thread) =>
       sent.filter(
         (s) =>
-          s.message.chat.id === chatId && (thread === undefined || s.message.message_thread_id === thread),
+          !s.deleted &&
+          s.message.chat.id === chatId &&
+          (thread === undefined || s.message.message_thread_id === thread),
       ),
     pending(offset, limit) {
       return queue
@@ -230,6 +236,12 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
           else delete found.message.reply_markup;
           found.versions.push({ text, ...html, ...(m ? { reply_markup: m } : {}) });
           return ok(found.message);
+        }
+        case 'deleteMessage': {
+          const found = findSent(p.chat_id, p.message_id);
+          if (!found) return apiError(400, 'Bad Request: message to delete not found');
+          found.deleted = true;
+          return ok(true);
         }
         default:
           return apiError(404, 'Not Found: method not found');

@@ -138,6 +138,11 @@ channel = "telegram"
       excluded_tools: [],
       reply_min_interval_secs: 0,
       background_notices: true,
+      streaming: 'partial',
+      stream_after_ms: 800,
+      stream_edit_interval_ms: 1000,
+      progress: 'compact',
+      progress_after_ms: 2000,
       api_base_url: 'https://api.telegram.org',
     });
     expect(config.channels['discord.d']).toMatchObject({

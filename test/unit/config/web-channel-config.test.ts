@@ -18,6 +18,11 @@ describe('[channels.web.<alias>]', () => {
       excluded_tools: [],
       reply_min_interval_secs: 0,
       background_notices: true,
+      streaming: 'partial',
+      stream_after_ms: 800,
+      stream_edit_interval_ms: 0,
+      progress: 'compact',
+      progress_after_ms: 2000,
       title: 'baton',
     });
   });
