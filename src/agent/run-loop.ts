@@ -200,7 +200,7 @@ async function runToolCalls(
     const result = await withToolEvents(input.run, call, () =>
       dispatchToolCall(input.run, input.tools, guard, call),
     );
-    for (const o of observers) await o.toolFinished?.(call.name, result.success);
+    for (const o of observers) await o.toolFinished?.(call.name, result.success, input.run);
     return result;
   };
   if (input.settings.parallelTools) {

@@ -2,6 +2,7 @@
 // decision, the waiter's expiry or cancel, an undeliverable card, the reaper. Counted where it wins.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { changeArgs } from '../core/dashboard-changes.ts';
 import { isUuid } from '../core/ids.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ApprovalKeys, ApprovalSource, SettledStatus } from './record.ts';
@@ -87,6 +88,7 @@ export function createSettle(opts: {
         AUDIT_TTL_MS,
         id,
         keys.decided(id),
+        ...changeArgs(opts.prefix, 'approvals', id),
       ],
     )) as [string, string | number | undefined, number | undefined];
     switch (res[0]) {

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { changeArgs } from '../core/dashboard-changes.ts';
 import { isUuid } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -126,7 +127,13 @@ export function createApprovalStore(opts: ApprovalStoreOptions) {
         const res = (await createScript(
           redis,
           [keys.record(id), keys.token(input.channel, destination.chat, token), keys.pending],
-          [Math.max(0, Math.round(input.waitMs)), AUDIT_TTL_MS, id, ...encodeApprovalFields(base)],
+          [
+            Math.max(0, Math.round(input.waitMs)),
+            AUDIT_TTL_MS,
+            id,
+            ...changeArgs(opts.prefix, 'approvals', id),
+            ...encodeApprovalFields(base),
+          ],
         )) as number[];
         if (Number(res[0]) === 1) {
           const at = Number(res[1]);

@@ -61,6 +61,12 @@ async function record(services: RuntimeServices, scope: CostScope, spend: Spend,
   logWarnCrossings(logger, cost, res);
 }
 
+/** The live tree's cost per hop (live.md §6): what was just recorded, as a run event of this run. */
+function hopSpent(run: RunContext, scope: CostScope, microUsd: number): void {
+  if (scope.tracked && run.services.cost)
+    run.services.events.emit(run, { type: 'cost', micro_usd: microUsd });
+}
+
 /**
  * Records every request and priced tool call of the hop, and applies [cost.enforcement] before each request.
  * `hard` (a delegated hop): every limit refuses, route_down still routes below them. Otherwise (a root turn
@@ -127,6 +133,7 @@ export function createCostObserver(scope: CostScope, hard: boolean): RunObserver
         { microUsd: price - held, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens },
         run.logger,
       );
+      hopSpent(run, scope, price);
     },
     async modelRequestFailed(run) {
       const s = stateOf(run);
@@ -134,9 +141,12 @@ export function createCostObserver(scope: CostScope, hard: boolean): RunObserver
       s.reserved = 0;
       if (held !== 0) await record(run.services, scope, { microUsd: -held }, run.logger);
     },
-    async toolFinished(name) {
+    async toolFinished(name, _success, run) {
       const micros = services ? priceToolCall(currentConfig(services).cost.rates, name) : 0;
-      if (services && micros !== 0) await record(services, scope, { microUsd: micros });
+      if (services && micros !== 0) {
+        await record(services, scope, { microUsd: micros });
+        hopSpent(run, scope, micros);
+      }
     },
   };
 }

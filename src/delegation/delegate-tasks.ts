@@ -1,6 +1,7 @@
 // Background delegate tasks in Redis: admission with the fleet-wide in-flight cap, settling, progress, listing.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { changeArgs } from '../core/dashboard-changes.ts';
 import { createSilentLogger, type Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import {
@@ -58,7 +59,14 @@ export function createDelegateTasks(
       const res = await admitScript(
         redis,
         [key(record.task_id), inflightKey],
-        [record.task_id, MAX_IN_FLIGHT, RUNNING_TTL_SECS, record.status, ...encodeTaskFields(record)],
+        [
+          record.task_id,
+          MAX_IN_FLIGHT,
+          RUNNING_TTL_SECS,
+          record.status,
+          ...changeArgs(prefix, 'tasks', record.task_id),
+          ...encodeTaskFields(record),
+        ],
       );
       if (Number(res) === 1) return true;
       const undo = redis.multi();
@@ -71,12 +79,20 @@ export function createDelegateTasks(
       const res = await settleScript(
         redis,
         [key(taskId), inflightKey],
-        [status, TERMINAL_TTL_SECS, settledChannel, taskId, ...encodeTaskFields(all)],
+        [
+          status,
+          TERMINAL_TTL_SECS,
+          settledChannel,
+          taskId,
+          ...changeArgs(prefix, 'tasks', taskId),
+          ...encodeTaskFields(all),
+        ],
       );
       return Number(res) === 1;
     },
     async updateRunning(taskId, fields) {
-      return Number(await updateScript(redis, [key(taskId)], encodeTaskFields(fields))) === 1;
+      const args = [...changeArgs(prefix, 'tasks', taskId), ...encodeTaskFields(fields)];
+      return Number(await updateScript(redis, [key(taskId)], args)) === 1;
     },
     async get(taskId) {
       return decodeTaskRecord(await redis.hgetall(key(taskId)), { logger, key: key(taskId) });

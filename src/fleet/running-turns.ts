@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { changeArgs } from '../core/dashboard-changes.ts';
 import { createSilentLogger, type Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -9,7 +10,8 @@ import { loadRedisScript } from '../core/redis-script.ts';
 const clearRunningTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'clear-running-turn-1.lua'));
 
 export interface RunningTurns {
-  markRunning(sessionKey: string, runId: string, workerId: string): Promise<void>;
+  /** `runId` is the turn's id (what the settle compares); `rootRunId` its execution tree's root (live.md §6). */
+  markRunning(sessionKey: string, runId: string, workerId: string, rootRunId?: string): Promise<void>;
   markDone(sessionKey: string, runId: string): Promise<void>;
   /**
    * The session's running turn. A mark that exists but cannot be read (logged) gives null ids: a turn may still
@@ -18,8 +20,12 @@ export interface RunningTurns {
   get(sessionKey: string): Promise<RunningTurn | null>;
 }
 
-const runningTurnSchema = z.object({ runId: z.string(), workerId: z.string() });
-export type RunningTurn = { runId: string | null; workerId: string | null };
+const runningTurnSchema = z.object({
+  runId: z.string(),
+  workerId: z.string(),
+  rootRunId: z.string().optional(),
+});
+export type RunningTurn = { runId: string | null; workerId: string | null; rootRunId?: string | undefined };
 
 /** The hash of running turns: session key → `{"runId", "workerId"}` (the turn worker also sets it in Lua). */
 export const runningTurnsKey = (prefix: string) => `${prefix}:running-turns`;
@@ -31,12 +37,19 @@ export function createRunningTurns(
 ): RunningTurns {
   const key = runningTurnsKey(prefix);
   return {
-    async markRunning(sessionKey, runId, workerId) {
-      await redis.hset(key, sessionKey, JSON.stringify({ runId, workerId }));
+    async markRunning(sessionKey, runId, workerId, rootRunId) {
+      const mark = JSON.stringify({ runId, workerId, ...(rootRunId ? { rootRunId } : {}) });
+      const [channel, change] = changeArgs(prefix, 'sessions', sessionKey);
+      // One round trip: the open dashboard pages learn of the turn with the mark.
+      await redis.multi().hset(key, sessionKey, mark).publish(channel, change).exec();
     },
     async markDone(sessionKey, runId) {
       // Only the run that marked it clears it (a later turn of the same session may already be running).
-      await clearRunningTurn(redis, [key], [sessionKey, runId]);
+      await clearRunningTurn(
+        redis,
+        [key],
+        [sessionKey, runId, ...changeArgs(prefix, 'sessions', sessionKey)],
+      );
     },
     async get(sessionKey) {
       const cur = await redis.hget(key, sessionKey);

@@ -30,13 +30,29 @@ const MAX_QUEUED = 10_000;
  */
 const FLUSH_EVERY_MS = 100;
 
+/** Turns kept in a session's index (live.md §6 "recent turns"; the running one included). */
+export const RECENT_TURNS = 10;
+/** The index outlives its trees (a background task keeps its tree alive); a gone tree is skipped on read. */
+const TURNS_TTL_SECS = 24 * 60 * 60;
+
 export const runEventKeys = (prefix: string) => ({
   /** `{root}`: a tree's stream and counter share a Cluster hash slot. */
   stream: (root: string) => `${prefix}:run-events:{${root}}`,
   seq: (root: string) => `${prefix}:run-events:{${root}}:seq`,
   /** Published after each flush with the root ids it wrote, one per line. */
   channel: `${prefix}:run-events`,
+  /** A session's recent turns: root run id → start ms, the newest RECENT_TURNS. */
+  turns: (session: string) => `${prefix}:session-turns:${session}`,
+  /** Published after a flush that started turns: a JSON array of their session keys. */
+  turnsChannel: `${prefix}:run-events:turns`,
 });
+
+/** A root (or cron) run's start, indexed under its session in the same call as its events. */
+interface NewTurn {
+  root: string;
+  at: number;
+  session: string;
+}
 
 export interface RunEventLog extends RunEventSink {
   /** Resolves once every event emitted so far was written (or dropped). */
@@ -69,17 +85,31 @@ function mergeDelta(last: NewRunEvent | undefined, next: NewRunEvent): boolean {
 export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Logger, 'warn'>): RunEventLog {
   const keys = runEventKeys(prefix);
   let queued = new Map<string, NewRunEvent[]>();
+  let turns: NewTurn[] = [];
   let size = 0;
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
 
-  async function write(batch: Map<string, NewRunEvent[]>): Promise<void> {
+  async function write(batch: Map<string, NewRunEvent[]>, started: NewTurn[]): Promise<void> {
     if (batch.size === 0) return;
     const keyList: string[] = [];
-    const args: (string | number)[] = [TREE_TTL_SECS, MAX_ENTRIES_PER_TREE, keys.channel];
+    const args: (string | number)[] = [
+      TREE_TTL_SECS,
+      MAX_ENTRIES_PER_TREE,
+      keys.channel,
+      batch.size,
+      TURNS_TTL_SECS,
+      RECENT_TURNS,
+      keys.turnsChannel,
+    ];
     for (const [root, events] of batch) {
       keyList.push(keys.stream(root), keys.seq(root));
       args.push(root, events.length, JSON.stringify(events));
+    }
+    // Folded into the flush that writes the turn's first event: indexing costs no command of its own.
+    for (const t of started) {
+      keyList.push(keys.turns(t.session));
+      args.push(t.root, t.at, t.session);
     }
     await appendEvents(redis, keyList, args).catch((err: unknown) =>
       logger.warn({ trees: batch.size, err: errorMessage(err) }, 'run events not written (live view only)'),
@@ -90,13 +120,15 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
   function flushNow(): void {
     timer = null;
     const batch = queued;
+    const started = turns;
     queued = new Map();
+    turns = [];
     size = 0;
     if (dropped > 0) {
       logger.warn({ dropped }, 'run events dropped: the writer is behind (live view only)');
       dropped = 0;
     }
-    writing = writing.then(() => write(batch));
+    writing = writing.then(() => write(batch, started));
   }
 
   function schedule(): void {
@@ -150,6 +182,8 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
       if (list) list.push(event);
       else queued.set(event.root_run_id, [event]);
       size++;
+      if (event.type === 'run_started' && (event.kind === 'root' || event.kind === 'cron'))
+        turns.push({ root: event.root_run_id, at: event.at, session: event.session_key });
       schedule();
     },
     watch(root, listener) {

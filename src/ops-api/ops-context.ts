@@ -11,6 +11,8 @@ import type { ChannelState } from '../fleet/channel-presence.ts';
 import type { MetricsStore } from '../fleet/metrics-store.ts';
 import type { AbortSession } from '../fleet/session-abort.ts';
 import type { WorkerStatus } from '../fleet/worker-status.ts';
+import { createLiveSubscriber, type LiveSubscriber } from '../live/live-subscriber.ts';
+import { createRunEventFeed, type RunEventFeed } from '../live/run-event-feed.ts';
 import type { QueueStats } from '../queue/queue-stats.ts';
 import type { ConfigDiagnostics } from './health.ts';
 
@@ -47,7 +49,14 @@ export interface OpsServerDeps {
   probeTimeoutMs?: number;
 }
 
+/** What this server shows live: its one pub/sub connection and the run-event feed on it (closed with the server). */
+export interface LiveFeeds {
+  subscriber: LiveSubscriber;
+  runEvents: RunEventFeed;
+}
+
 export interface OpsContext extends OpsServerDeps {
+  live: LiveFeeds;
   timeoutMs: number;
   redact: (text: string) => string;
   /** The configured bearer token, or undefined when the API is open (loopback only). */
@@ -59,8 +68,17 @@ export interface OpsContext extends OpsServerDeps {
 export function resolveOpsContext(deps: OpsServerDeps): OpsContext {
   const token = deps.config.gateway.api_token;
   const redact = createTextRedactor([...deps.config.secrets, ...(token ? [token] : [])]);
+  // No connection until a live view is first opened.
+  const subscriber = createLiveSubscriber({ redisUrl: deps.config.redis.url, logger: deps.logger });
+  const runEvents = createRunEventFeed({
+    redis: deps.redis,
+    subscriber,
+    prefix: deps.config.redis.prefix,
+    logger: deps.logger,
+  });
   return {
     ...deps,
+    live: { subscriber, runEvents },
     timeoutMs: deps.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
     redact,
     apiToken: token !== undefined && token.trim() !== '' ? token : undefined,

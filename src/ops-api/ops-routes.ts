@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { approvalView } from '../approval/approval-view.ts';
 import { isUuid } from '../core/ids.ts';
 import { DEFAULT_TASK_LIMIT } from '../delegation/task-list.ts';
-import { createRunningTurns } from '../fleet/running-turns.ts';
 import { liveRunTree } from '../live/run-tree-view.ts';
+import { readSessionTree } from '../live/session-tree.ts';
 import { checkHealth } from './health.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from './metrics-text.ts';
 import { badQuery, noRunningTurn, noRunTree } from './ops-api-messages.ts';
@@ -56,13 +56,10 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
     return reply.code(200).send({ root_run_id: id, runs });
   });
 
-  // The tree of the session's running turn (null when none runs); recent turns are not indexed yet.
+  // live.md §6: the trees of the session's running turn and of its recent turns.
   app.get<{ Params: { id: string } }>('/api/sessions/:id/tree', async (req, reply) => {
-    const session = req.params.id;
-    const mark = await createRunningTurns(ctx.redis, ctx.config.redis.prefix, ctx.logger).get(session);
-    const root = mark?.runId && isUuid(mark.runId) ? mark.runId : null;
-    const runs = root ? await liveRunTree(ctx.redis, ctx.config.redis.prefix, ctx.logger, root) : null;
-    return reply.code(200).send({ session, running: root ? { root_run_id: root, runs: runs ?? [] } : null });
+    const view = await readSessionTree(ctx.redis, ctx.config.redis.prefix, ctx.logger, req.params.id);
+    return reply.code(200).send(view);
   });
 
   app.get<{ Querystring: Query }>('/api/tasks', async (req, reply) => {

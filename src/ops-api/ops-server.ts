@@ -163,6 +163,7 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
 
   app.addHook('onClose', async () => {
     await deps.queues.close();
+    await ctx.live.subscriber.close();
   });
 
   registerOpsRoutes(app, ctx);

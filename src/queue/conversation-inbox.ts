@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { MESSAGE_UNREADABLE } from '../channel-host/channel-messages.ts';
 import type { Recipient } from '../channel-host/types.ts';
 import { conversationRecipient, inboundMessageSchema } from '../channel-host/types.ts';
+import { changeArgs } from '../core/dashboard-changes.ts';
 import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -156,6 +157,7 @@ export function createConversationInbox(redis: Redis, prefix: string, logger: Lo
           HISTORY_TTL_SECS,
           HISTORY_MAX_STORED,
           sessionIndexMember(history.agent, history.sessionKey),
+          ...changeArgs(prefix, 'sessions', conversation),
           ...history.messages.map((m) => JSON.stringify(m)),
         ],
       )) as [number, string];

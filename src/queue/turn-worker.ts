@@ -85,14 +85,14 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     const unregister = opts.abortBus.register('session', conversation, controller);
     // Marked after the abort registration, so an abort that finds the mark always reaches this turn.
     // Not awaited before the turn starts: the abort API may see the turn a moment late, the user sees it sooner.
+    const runId = newRunId();
     const marked = opts.running
-      .markRunning(conversation, turnId, services.workerId)
+      .markRunning(conversation, turnId, services.workerId, runId)
       .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'could not mark the turn running'));
     let text = '';
     let history: SettledTurn['history'];
     let handedBack = false;
     const stopTyping = opts.typing?.whileRunning(origin);
-    const runId = newRunId();
     const live = presentTurn(services, origin, runId);
     // A channel root turn asks its own chat, or its profile's route (approvals.md §5).
     const asker = services.approvals.askerFor({
@@ -155,7 +155,14 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         progress: channel.progress,
         progressAfterMs: channel.progress_after_ms,
       },
-      output: createLiveShows(services.redis, opts.prefix, origin, runId, redact, channel.stream_edit_interval_ms),
+      output: createLiveShows(
+        services.redis,
+        opts.prefix,
+        origin,
+        runId,
+        redact,
+        channel.stream_edit_interval_ms,
+      ),
       events: services.events,
       logger,
     });

@@ -80,7 +80,7 @@ export interface RunObserver {
   /** The request failed (no response): release whatever beforeModelRequest held for it. */
   modelRequestFailed?(run: RunContext): Promise<void>;
   toolStarted?(name: string): void;
-  toolFinished?(name: string, success: boolean): Promise<void> | void;
+  toolFinished?(name: string, success: boolean, run: RunContext): Promise<void> | void;
 }
 
 export type SpawnSite = 'root' | 'tool' | 'cron';

@@ -52,6 +52,8 @@ export const runEventBodySchema = z.discriminatedUnion('type', [
     duration_ms: z.number().int().nonnegative(),
   }),
   z.object({ type: z.literal('background_started'), task_id: z.string(), target: z.string() }),
+  /** What one model response or priced tool call of this run cost (delegate.md §15), when cost is tracked. */
+  z.object({ type: z.literal('cost'), micro_usd: z.number().int().nonnegative() }),
   /**
    * The answer text streamed in one model request: `delta` follows what came before in this iteration, or,
    * with `restart`, replaces it (a fallback candidate answering from the start).

@@ -25,6 +25,8 @@ export interface RunNode {
   finishedAt: number | null;
   /** Model requests so far. */
   iterations: number;
+  /** This hop's own spend, micro-dollars (its cost events); null when none was recorded (cost not tracked). */
+  costMicroUsd: number | null;
   tools: ToolNode[];
   /** Background tasks this run started (their runs appear under it once a worker picks them up). */
   backgroundTasks: { taskId: string; target: string }[];
@@ -60,6 +62,7 @@ export function buildRunTree(events: readonly RunEvent[]): RunNode[] {
         startedAt: e.at,
         finishedAt: null,
         iterations: 0,
+        costMicroUsd: null,
         tools: [],
         backgroundTasks: [],
         approvals: [],
@@ -96,6 +99,9 @@ export function buildRunTree(events: readonly RunEvent[]): RunNode[] {
       }
       case 'background_started':
         node.backgroundTasks.push({ taskId: e.task_id, target: e.target });
+        break;
+      case 'cost':
+        node.costMicroUsd = (node.costMicroUsd ?? 0) + e.micro_usd;
         break;
       case 'approval_pending':
         node.approvals.push({

@@ -1,6 +1,7 @@
 // Conversation history per agent and session key, in Redis, so any worker can continue a session.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { changeArgs } from '../core/dashboard-changes.ts';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
@@ -52,6 +53,7 @@ export function createHistoryStore(redis: Redis, prefix: string, logger: Logger)
         HISTORY_TTL_SECS,
         HISTORY_MAX_STORED,
         sessionIndexMember(agent, sessionKey),
+        ...changeArgs(prefix, 'sessions', sessionKey),
         ...messages.map((m) => JSON.stringify(m)),
       ]);
       return Number(res) === 1;

@@ -11,7 +11,14 @@ const TYPES: Record<string, string> = {
 const DIR = join(import.meta.dirname, 'assets');
 
 /** Files served, by name; a feature that adds a script adds its name here. */
-export const ASSET_FILES: readonly string[] = ['baton.css', 'chat.js', 'header.js', 'ops.js', 'sessions.js'];
+export const ASSET_FILES: readonly string[] = [
+  'baton.css',
+  'chat.js',
+  'header.js',
+  'live.js',
+  'ops.js',
+  'sessions.js',
+];
 
 export function registerAssets(app: FastifyInstance): void {
   for (const name of ASSET_FILES) {

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { WebChatEndpoint } from '../channel-host/web-chat.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
+import type { LiveFeeds } from '../ops-api/ops-context.ts';
 import { registerAssets } from './assets-route.ts';
 import { registerWebAuth } from './auth.ts';
 import { registerChatRoutes } from './chat-routes.ts';
@@ -23,6 +24,9 @@ export interface WebDeps {
   opsPages?: OpsPagesWiring;
   /** The abort POST /api/sessions/:id/abort uses (the dashboard's Abort button). */
   abortSession: AbortSession;
+  /** The server's live feeds and secret redactor (its OpsContext): the pages' pushes use them. */
+  live: LiveFeeds;
+  redact: (text: string) => string;
 }
 
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
@@ -34,5 +38,8 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
     redis: deps.redis,
     prefix: deps.config.redis.prefix,
     abortSession: deps.abortSession,
+    logger: deps.logger,
+    live: deps.live,
+    redact: deps.redact,
   });
 }

@@ -1,5 +1,6 @@
 // Shared steps of the dashboard browser tests: a signed-in browser context per web user, page waits.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { createSilentLogger } from '../../src/core/logger.ts';
 import { SESSION_COOKIE } from '../../src/web/auth.ts';
 import { createSessionStore } from '../../src/web/session-store.ts';
@@ -40,4 +41,28 @@ export function postFromPage(page: Page, url: string, body: unknown, csrf: strin
     },
     [url, body, csrf] as const,
   );
+}
+
+export interface RecordedRequest {
+  url: string;
+  type: string;
+  method: string;
+}
+
+/** Every request the page makes from now on (call before goto to see its stream open). */
+export function recordRequests(page: Page): RecordedRequest[] {
+  const requests: RecordedRequest[] = [];
+  page.on('request', (r) => requests.push({ url: r.url(), type: r.resourceType(), method: r.method() }));
+  return requests;
+}
+
+/**
+ * Pushed, not polled: the page opened exactly one EventSource (`streamPath`) and read nothing else with fetch or
+ * XHR (its writes, POSTs, aside).
+ */
+export function onlyPushed(requests: readonly RecordedRequest[], origin: string, streamPath: string): void {
+  expect(requests.filter((r) => r.type === 'eventsource').map((r) => r.url)).toEqual([
+    `${origin}${streamPath}`,
+  ]);
+  expect(requests.filter((r) => (r.type === 'fetch' || r.type === 'xhr') && r.method !== 'POST')).toEqual([]);
 }

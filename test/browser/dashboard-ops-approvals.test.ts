@@ -1,7 +1,7 @@
 // /ui/approvals in real Chromium against a real gateway + worker: a route prompt waits in the ops room. The
 // dashboard shows it read-only to every web user, a web peer of the agent included (approvals.md §5: approvals
 // are decided only through channel prompts); a hand-made POST to the former decide route changes nothing; the
-// ops-room approver's press decides, and the open page moves the card to the audit trail by itself.
+// ops-room approver's press decides, and the server pushes the card to the audit trail on the open page.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApprovalStore } from '../../src/approval/approval-store.ts';
@@ -17,7 +17,7 @@ import {
   settledCard,
   toldModel,
 } from '../integration/approval/approval-helpers.ts';
-import { postFromPage, signIn } from './dashboard-helpers.ts';
+import { onlyPushed, postFromPage, recordRequests, signIn } from './dashboard-helpers.ts';
 
 const EXTRA = `
 [risk_profiles.default.approval_route]
@@ -38,7 +38,7 @@ describe.skipIf(!hasChromium)(
     let browser: Browser;
     beforeAll(async () => {
       h = await createRuntimeHarness('dash-approvals', runtimeToml(EXTRA, ['alice', 'opsbob']), {
-        ops: { pages: { pollMs: 200 } },
+        ops: {},
       });
       browser = await launchBrowser();
     });
@@ -56,6 +56,7 @@ describe.skipIf(!hasChromium)(
       const id = rec!.approval_id;
 
       const alice = await signIn(browser, h, 'alice');
+      const requests = recordRequests(alice.page);
       await alice.page.goto(`${h.opsUrl}/ui/approvals`);
       const aliceCard = alice.page.locator(`article[data-approval="${id}"]`);
       await expect(aliceCard.locator('pre.card-text').textContent()).resolves.toContain('file_write');
@@ -82,6 +83,8 @@ describe.skipIf(!hasChromium)(
       await row.waitFor();
       await expect(aliceCard.count()).resolves.toBe(0);
       await expect(row.textContent()).resolves.toContain('opsbob · local.test');
+      // Pushed by the server: one stream, no polling (the refused hand-made POST above aside).
+      onlyPushed(requests, h.opsUrl!, '/ui/approvals/stream');
       await screenshot(alice.page, 'dashboard-approvals-decided');
       expect(alice.dialogs).toEqual([]);
     });

@@ -37,7 +37,6 @@ describe.skipIf(!hasChromium)(
       h = await createRuntimeHarness('dash-cost', runtimeToml(EXTRA), {
         ops: {
           pages: {
-            pollMs: 200,
             configPath: '/srv/baton/baton.toml',
             applyDelegationPolicyMode: async (path, profile, mode) => {
               edits.push([path, profile, mode]);

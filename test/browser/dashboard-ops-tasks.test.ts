@@ -1,6 +1,6 @@
 // /ui/tasks in real Chromium against a real gateway + worker on real Redis with the fake model: a background
 // delegation shows up running with its progress, Cancel (confirmed) cancels it through the cancel_task path, and
-// the status change arrives by the page's own polling.
+// the status change is pushed by the server over the page's one stream (no polling request).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDelegateTasks } from '../../src/delegation/delegate-tasks.ts';
@@ -8,7 +8,7 @@ import { CANCELLED_BY_USER, cancelledRunning } from '../../src/tools/delegate/de
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, LOCAL_PEERS, type RuntimeHarness } from '../helpers/runtime-harness.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { signIn } from './dashboard-helpers.ts';
+import { onlyPushed, recordRequests, signIn } from './dashboard-helpers.ts';
 
 const TOML = `
 [providers.models.custom.fake]
@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)(
     let h: RuntimeHarness;
     let browser: Browser;
     beforeAll(async () => {
-      h = await createRuntimeHarness('dash-tasks', TOML, { ops: { pages: { pollMs: 200 } } });
+      h = await createRuntimeHarness('dash-tasks', TOML, { ops: {} });
       browser = await launchBrowser();
     });
     afterAll(async () => {
@@ -86,6 +86,7 @@ describe.skipIf(!hasChromium)(
       );
 
       const { page, dialogs } = await signIn(browser, h, 'alice');
+      const requests = recordRequests(page);
       await page.goto(`${h.opsUrl}/ui/tasks`);
       const row = page.locator(`tr[data-task="${id}"]`);
       await row.locator('[data-status="running"]').waitFor();
@@ -107,10 +108,11 @@ describe.skipIf(!hasChromium)(
         'the writer request aborted',
       );
       expect((await tasks.get(id))?.status).toBe('cancelled');
+      onlyPushed(requests, h.opsUrl!, '/ui/tasks/stream');
       await screenshot(page, 'dashboard-tasks-cancelled');
     });
 
-    it('shows a task finishing on its own while the page is open (polling), its output as text', async () => {
+    it('shows a task finishing on its own while the page is open (pushed), its output as text', async () => {
       h.server.script([{ delayMs: 5000, text: 'draft <i>done</i>' }], { model: 'slow-model' });
       h.server.script(
         [
@@ -140,10 +142,12 @@ describe.skipIf(!hasChromium)(
         'the second background task',
       );
       const { page } = await signIn(browser, h, 'alice');
+      const requests = recordRequests(page);
       await page.goto(`${h.opsUrl}/ui/tasks`);
       const row = page.locator(`tr[data-task="${id}"]`);
       await row.locator('[data-status="running"]').waitFor();
       await row.locator('[data-status="completed"]').waitFor({ timeout: 20_000 });
+      onlyPushed(requests, h.opsUrl!, '/ui/tasks/stream');
       await expect(row.locator('.result').textContent()).resolves.toContain('draft <i>done</i>');
       await expect(row.locator('.result i').count()).resolves.toBe(0);
       await screenshot(page, 'dashboard-tasks-completed');

@@ -14,34 +14,11 @@ import {
 } from '../../src/web/sessions/session-page-messages.ts';
 import { transcriptUrl } from '../../src/web/sessions/session-url.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
-import { createRuntimeHarness, localPeers, type RuntimeHarness } from '../helpers/runtime-harness.ts';
+import { createRuntimeHarness, type RuntimeHarness } from '../helpers/runtime-harness.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { delegationToml } from './delegation-toml.ts';
 
-// Two agents: `main` (the local channel's agent) may delegate to `helper`, which runs on its own model.
-const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[providers.models.custom.helperfake]
-uri = "\${MODEL_URI}"
-model = "helper-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-delegation_policy = { mode = "allow" }
-auto_approve = ["delegate"]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-
-[agents.helper]
-model_provider = "custom.helperfake"
-risk_profile = "default"
-${localPeers()}`;
+const TOML = delegationToml();
 
 const DELEGATE_ARGS = { agent: 'helper', prompt: 'Say hi to the user', context: 'be brief' };
 /** Longer than the test: the turn only ends when it is aborted. */

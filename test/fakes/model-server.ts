@@ -56,6 +56,8 @@ export interface ScriptedTurn {
   raw?: string;
   /** Wait this long before replying (ends early if the client disconnects). */
   delayMs?: number;
+  /** Reply only once this settles (a test holds a run mid-request, then lets it go; ends early like delayMs). */
+  until?: Promise<unknown>;
   /** A signed Anthropic thinking block before the text (Anthropic replies, streamed or not). */
   thinking?: { text: string; signature: string };
 }
@@ -131,6 +133,17 @@ function delay(ms: number, res: ServerResponse): Promise<boolean> {
       resolve(true);
     }, ms);
     res.on('close', onClose);
+  });
+}
+
+/** Waits for `gate` unless the client goes away first; returns false when it did. */
+function held(gate: Promise<unknown>, res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    res.on('close', () => resolve(false));
+    gate.then(
+      () => resolve(true),
+      () => resolve(true),
+    );
   });
 }
 
@@ -240,6 +253,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
         },
       };
       if (turn.delayMs !== undefined && !(await delay(turn.delayMs, res))) return;
+      if (turn.until !== undefined && !(await held(turn.until, res))) return;
       await reply(res, api, turn, rec.body);
     })().catch((err: unknown) => send(res, 599, 'text/plain', `fake model server crashed: ${String(err)}`));
   });

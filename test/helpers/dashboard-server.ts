@@ -3,9 +3,13 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import type { Redis } from 'ioredis';
+import { createSilentLogger } from '../../src/core/logger.ts';
 import type { AbortSession } from '../../src/fleet/session-abort.ts';
+import { createLiveSubscriber } from '../../src/live/live-subscriber.ts';
+import { createRunEventFeed } from '../../src/live/run-event-feed.ts';
 import { registerAssets } from '../../src/web/assets-route.ts';
 import { registerSessionPages } from '../../src/web/sessions/register-session-pages.ts';
+import { REDIS_URL } from './redis.ts';
 
 export const TEST_WEB_USER = {
   login: 'alice',
@@ -38,7 +42,18 @@ export async function startDashboard(o: {
     req.webUser = user;
   });
   registerAssets(app);
-  registerSessionPages(app, { redis: o.redis, prefix: o.prefix, abortSession: o.abortSession });
+  const logger = createSilentLogger();
+  const subscriber = createLiveSubscriber({ redisUrl: REDIS_URL, logger });
+  const runEvents = createRunEventFeed({ redis: o.redis, subscriber, prefix: o.prefix, logger });
+  registerSessionPages(app, {
+    redis: o.redis,
+    prefix: o.prefix,
+    abortSession: o.abortSession,
+    logger,
+    live: { subscriber, runEvents },
+    redact: (text) => text,
+  });
+  app.addHook('onClose', () => subscriber.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, app, close: () => app.close() };

@@ -2,7 +2,8 @@
 -- KEYS[1] record hash, KEYS[2] token index, KEYS[3] pending ids, KEYS[4] audit ids (sorted sets)
 -- ARGV[1] mode: decide | expire | reap | cancel | undeliverable
 -- ARGV[2] new status, ARGV[3] source (JSON), ARGV[4] decided_by (JSON), ARGV[5] heartbeat staleness ms,
--- ARGV[6] audit ttl ms, ARGV[7] approval id, ARGV[8] pub/sub channel
+-- ARGV[6] audit ttl ms, ARGV[7] approval id, ARGV[8] pub/sub channel, ARGV[9] dashboard pub/sub channel,
+-- ARGV[10] its change message
 -- Returns {'ok', now, created_at} | {'missing'} | {'not_pending', status} | {'expired'} | {'stale'} | {'not_due'}.
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {'missing'} end
@@ -30,5 +31,6 @@ redis.call('ZREM', KEYS[3], ARGV[7])
 redis.call('ZADD', KEYS[4], now, ARGV[7])
 redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', '(' .. (now - ttl))
 redis.call('PUBLISH', ARGV[8], ARGV[2])
+redis.call('PUBLISH', ARGV[9], ARGV[10])
 local created = tonumber(redis.call('HGET', KEYS[1], 'created_at')) or now
 return {'ok', now, created}

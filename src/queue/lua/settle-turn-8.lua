@@ -9,11 +9,11 @@
 -- ARGV[1] event id, ARGV[2] conversation id, ARGV[3] idempotency ttl seconds,
 -- ARGV[4..8] the reply's outbox entry (outbox-entry.fragment.lua), ARGV[9] this turn's id,
 -- ARGV[10] history ttl seconds, ARGV[11] max stored history messages, ARGV[12] session index member,
--- ARGV[13..] history messages (JSON)
+-- ARGV[13] dashboard pub/sub channel, ARGV[14] its change message, ARGV[15..] history messages (JSON)
 -- Returns { events left, the new head event JSON or '' }.
 --!include outbox-entry.fragment.lua
 --!include ../../session/lua/history-append.fragment.lua
-if #ARGV > 12 then history_append(KEYS[6], KEYS[7], KEYS[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], 13) end
+if #ARGV > 14 then history_append(KEYS[6], KEYS[7], KEYS[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], 15) end
 if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[3]) then outbox_add_argv(KEYS[4], 4) end
 -- Stored records are decoded under pcall: an unreadable one must not fail the script after the history and
 -- the reply above were written. An unreadable head is not this turn's event (the inbox drops it on its own);
@@ -33,6 +33,8 @@ if mark then
   local ok, v = pcall(cjson.decode, mark)
   if not ok or type(v) ~= 'table' or v.runId == ARGV[9] then redis.call('HDEL', KEYS[5], ARGV[2]) end
 end
+-- The open dashboard pages of this conversation: its history and its running state may have changed.
+redis.call('PUBLISH', ARGV[13], ARGV[14])
 local left = redis.call('LLEN', KEYS[1])
 if left == 0 then
   redis.call('SREM', KEYS[2], ARGV[2])

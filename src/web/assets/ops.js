@@ -1,5 +1,7 @@
-// Operator pages: refreshes [data-live] fragments by short polling, and sends [data-post] buttons and
-// [data-post-form] forms as JSON with the session's CSRF token. The server renders (and escapes) all markup.
+// Operator pages: their live fragments are pushed by the server (live.js), and [data-post] buttons and
+// [data-post-form] forms are sent as JSON with the session's CSRF token. The server renders (and escapes) all markup.
+import { followStreams } from './live.js';
+
 const csrf = document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? '';
 
 function flash(text, ok) {
@@ -25,30 +27,7 @@ async function post(url, body) {
   return { ok: res.ok, data };
 }
 
-const live = [...document.querySelectorAll('[data-live]')];
-
-async function refresh(el) {
-  try {
-    const res = await fetch(el.dataset.live, {
-      credentials: 'same-origin',
-      headers: { accept: 'text/html' },
-    });
-    // Server-rendered markup from our own origin (every value escaped there).
-    if (res.ok) el.innerHTML = await res.text();
-  } catch {
-    // offline for a moment: the next poll tries again
-  }
-}
-
-function poll(el) {
-  const ms = Number(el.dataset.pollMs) || 2000;
-  const tick = async () => {
-    await refresh(el);
-    setTimeout(tick, ms);
-  };
-  setTimeout(tick, ms);
-}
-for (const el of live) poll(el);
+followStreams();
 
 document.addEventListener('click', async (ev) => {
   const button = ev.target instanceof Element ? ev.target.closest('button[data-post]') : null;
@@ -60,8 +39,8 @@ document.addEventListener('click', async (ev) => {
     button.dataset.post,
     button.dataset.body ? JSON.parse(button.dataset.body) : {},
   );
+  // The change itself arrives by the page's stream.
   flash(ok ? data.text : data.error, ok);
-  await Promise.all(live.map(refresh));
   button.disabled = false;
 });
 

@@ -7,6 +7,8 @@ import { createCostLedger } from '../../cost/ledger.ts';
 import { createDelegateTasks, type DelegateTasks } from '../../delegation/delegate-tasks.ts';
 import type { DelegationServices } from '../../delegation/delegation-services.ts';
 import { createTaskList, type TaskList } from '../../delegation/task-list.ts';
+import type { LiveSubscriber } from '../../live/live-subscriber.ts';
+import type { LiveFeeds } from '../../ops-api/ops-context.ts';
 import { createDelegationServices, type DelegationHandle } from '../../queue/delegate-queue.ts';
 import type { CostLedger } from '../../run-contract/cost-contract.ts';
 import { CONFIG_EDIT_UNAVAILABLE } from './ops-page-messages.ts';
@@ -35,8 +37,11 @@ export interface OpsPagesDeps {
   approvals: Pick<ApprovalStore, 'listPending' | 'listAudit'>;
   ledger: Pick<CostLedger, 'read'>;
   applyDelegationPolicyMode: ApplyDelegationPolicyMode;
-  /** Poll interval of the live fragments, ms (tests shorten it). */
-  pollMs?: number;
+  /** Where the pages' pushes come from (the gateway's one pub/sub connection). */
+  subscriber: LiveSubscriber;
+  prefix: string;
+  /** The server's secret redactor: pushed frames leave without its onSend hook. */
+  redact: (text: string) => string;
   close?: () => Promise<void>;
 }
 
@@ -47,13 +52,14 @@ export interface OpsPagesWiring {
   /** The reloadable config; absent: the config the server was started with. */
   currentConfig?: () => BatonConfig;
   applyDelegationPolicyMode?: ApplyDelegationPolicyMode;
-  pollMs?: number;
 }
 
 export interface OpsPagesOptions {
   config: BatonConfig;
   redis: Redis;
   logger: Logger;
+  live: LiveFeeds;
+  redact: (text: string) => string;
   wiring?: OpsPagesWiring;
 }
 
@@ -88,7 +94,9 @@ export function createOpsPagesDeps(o: OpsPagesOptions): OpsPagesDeps {
     approvals: createApprovalStore({ redis, prefix, logger }),
     ledger: createCostLedger(redis, prefix, logger),
     applyDelegationPolicyMode: w.applyDelegationPolicyMode ?? notWired,
-    ...(w.pollMs !== undefined ? { pollMs: w.pollMs } : {}),
+    subscriber: o.live.subscriber,
+    prefix,
+    redact: o.redact,
     close: async () => {
       await queue?.close();
     },

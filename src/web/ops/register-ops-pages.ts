@@ -1,10 +1,14 @@
-// The operator pages: /ui/tasks, /ui/approvals, /ui/cost, /ui/config, their live fragments and their writes.
+// The operator pages: /ui/tasks, /ui/approvals, /ui/cost, /ui/config, their live fragments (pushed by each page's
+// stream when its records change) and their writes.
 // Every route needs the signed-in web user (req.webUser, set by the web auth hook); writes also the CSRF token.
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { DashboardTopic } from '../../core/dashboard-changes.ts';
 import { isUuid } from '../../core/ids.ts';
 import { cancelRunningTask } from '../../tools/delegate/cancel-task.ts';
 import type { Html } from '../html.ts';
 import { html } from '../html.ts';
+import { createPageStreams, type PageSource } from '../live/page-stream.ts';
+import { onDashboardChange, onRunEventFlush } from '../live/page-wakes.ts';
 import { PAGE_HEADERS, page } from '../page.ts';
 import { approvalsFragment } from './approvals-page.ts';
 import { configBody, DELEGATION_MODES } from './config-page.ts';
@@ -23,10 +27,12 @@ import { requireWebUser, type WebUser } from './web-user.ts';
 
 /** Served by src/web/assets-route.ts. */
 export const OPS_SCRIPT = 'ops.js';
-const DEFAULT_POLL_MS = 2000;
 const APPROVALS_SHOWN = 100;
+/** The cost page wakes at every run-event flush of the deployment: once a second is live enough. */
+const COST_GAP_MS = 1000;
 
 type Section = keyof typeof TITLES;
+type LiveSection = Exclude<Section, 'config'>;
 const HREF: Record<Section, string> = {
   tasks: '/ui/tasks',
   approvals: '/ui/approvals',
@@ -38,7 +44,7 @@ const sendHtml = (reply: FastifyReply, body: string) =>
   reply.code(200).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
 
 export function registerOpsPages(app: FastifyInstance, deps: OpsPagesDeps): void {
-  const pollMs = deps.pollMs ?? DEFAULT_POLL_MS;
+  const streams = createPageStreams(app, deps);
 
   const shell = (section: Section, user: WebUser, body: Html, live: boolean) =>
     page({
@@ -48,7 +54,7 @@ export function registerOpsPages(app: FastifyInstance, deps: OpsPagesDeps): void
       scripts: [OPS_SCRIPT],
       body: html`<h1>${TITLES[section]}</h1>
 <p id="flash" role="status"></p>
-${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(pollMs)}">${body}</div>` : body}`,
+${live ? html`<div data-stream="${HREF[section]}/stream">${body}</div>` : body}`,
     });
 
   const tasksNow = async (): Promise<TaskRow[]> => {
@@ -72,23 +78,34 @@ ${live ? html`<div data-live="${HREF[section]}/fragment" data-poll-ms="${String(
     return costFragment(config, await deps.ledger.read(Object.keys(config.agents), now), now);
   };
 
-  // Pages and their fragments: the fragment is what ops.js polls and swaps in.
-  const views: Record<Exclude<Section, 'config'>, (user: WebUser) => Promise<Html>> = {
-    tasks: async () => tasksFragment(await tasksNow()),
-    approvals: approvalsNow,
-    cost: costNow,
-  };
-  for (const [section, view] of Object.entries(views) as [
-    Exclude<Section, 'config'>,
-    (u: WebUser) => Promise<Html>,
+  // Pages, their fragments, and what pushes a fresh fragment: the stream is what ops.js follows and swaps in.
+  const watchTopic = (topic: DashboardTopic) => (wake: () => void) =>
+    onDashboardChange(deps.subscriber, deps.prefix, (c) => c.topic === topic, wake);
+  const views: Record<LiveSection, { view: () => Promise<Html>; watch: PageSource['watch']; gap?: number }> =
+    {
+      tasks: { view: async () => tasksFragment(await tasksNow()), watch: watchTopic('tasks') },
+      approvals: { view: approvalsNow, watch: watchTopic('approvals') },
+      cost: {
+        view: costNow,
+        watch: (wake) => onRunEventFlush(deps.subscriber, deps.prefix, wake),
+        gap: COST_GAP_MS,
+      },
+    };
+  for (const [section, { view, watch, gap }] of Object.entries(views) as [
+    LiveSection,
+    (typeof views)[LiveSection],
   ][]) {
     app.get(HREF[section], async (req, reply) => {
       const user = requireWebUser(req, reply);
-      if (user) return sendHtml(reply, shell(section, user, await view(user), true));
+      if (user) return sendHtml(reply, shell(section, user, await view(), true));
     });
     app.get(`${HREF[section]}/fragment`, async (req, reply) => {
-      const user = requireWebUser(req, reply);
-      if (user) return sendHtml(reply, (await view(user)).value);
+      if (requireWebUser(req, reply)) return sendHtml(reply, (await view()).value);
+    });
+    app.get(`${HREF[section]}/stream`, async (req, reply) => {
+      if (!requireWebUser(req, reply)) return;
+      const render = async () => ({ html: (await view()).value });
+      return streams.serve(req, reply, { render, watch, ...(gap ? { minGapMs: gap } : {}) });
     });
   }
 

@@ -1,17 +1,23 @@
-// Routes of the sessions dashboard: `/` (list), `/ui/sessions/<agent>/<session>` (transcript), the running-turn
-// poll and the abort. Who is signed in comes from `req.webUser` (the web auth hook, which also checks the CSRF
-// header of every write); without it a page answers 401.
+// Routes of the sessions dashboard: `/` (list), `/ui/sessions/<agent>/<session>` (transcript and live tree), the
+// streams that push both pages' live parts, and the abort. Who is signed in comes from `req.webUser` (the web auth
+// hook, which also checks the CSRF header of every write); without it a page answers 401.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { runningTurnsKey } from '../../fleet/running-turns.ts';
+import type { Logger } from '../../core/logger.ts';
+import { readSessionTree } from '../../live/session-tree.ts';
+import type { LiveFeeds } from '../../ops-api/ops-context.ts';
 import { sessionLastActivity } from '../../session/session-index.ts';
 import type { WebUser } from '../auth.ts';
 import { html } from '../html.ts';
+import { createPageStreams } from '../live/page-stream.ts';
+import { onDashboardChange } from '../live/page-wakes.ts';
 import { PAGE_HEADERS, type PageUser, page } from '../page.ts';
+import { liveTreeSource } from './live-tree-source.ts';
 import * as m from './session-page-messages.ts';
-import { pageParam, RUNNING_URL } from './session-url.ts';
+import { pageParam, SESSIONS_STREAM_URL } from './session-url.ts';
 import { readSessions, renderSessions } from './sessions-page.ts';
 import { readTranscript, renderTranscript } from './transcript-page.ts';
+import { renderSessionTree } from './tree-render.ts';
 
 /** The abort behind POST /api/sessions/:id/abort (fleet/session-abort.ts), given with the ops context. */
 export type AbortSession = (sessionKey: string) => Promise<{ aborted: boolean }>;
@@ -20,6 +26,10 @@ export interface SessionPagesDeps {
   redis: Redis;
   prefix: string;
   abortSession: AbortSession;
+  logger: Pick<Logger, 'warn'>;
+  live: LiveFeeds;
+  /** The server's secret redactor: pushed frames leave without its onSend hook. */
+  redact: (text: string) => string;
 }
 
 const webUserOf = (req: FastifyRequest): WebUser | undefined => req.webUser;
@@ -43,7 +53,9 @@ function sendPage(
 type Params = { agent: string; session: string };
 
 export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDeps): void {
-  const { redis, prefix } = deps;
+  const { redis, prefix, logger } = deps;
+  const streams = createPageStreams(app, deps);
+  const treeDeps = { redis, prefix, logger, ...deps.live };
   const signedIn = (req: FastifyRequest, reply: FastifyReply): WebUser | null => {
     const user = webUserOf(req);
     if (user) return user;
@@ -54,15 +66,20 @@ export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDep
   app.get<{ Querystring: { offset?: string } }>('/', async (req, reply) => {
     const user = signedIn(req, reply);
     if (!user) return reply;
-    const view = await readSessions(redis, prefix, pageParam(req.query.offset) ?? 0);
-    return sendPage(reply, 200, m.SESSIONS_TITLE, user, renderSessions(view));
+    const offset = pageParam(req.query.offset) ?? 0;
+    const list = renderSessions(await readSessions(redis, prefix, offset));
+    const body = html`<div class="sessions-live" data-stream="${SESSIONS_STREAM_URL}?offset=${offset}">${list}</div>`;
+    return sendPage(reply, 200, m.SESSIONS_TITLE, user, body);
   });
 
-  app.get(RUNNING_URL, async (req, reply) => {
+  // The list's page, again whenever a session's history or running state changes.
+  app.get<{ Querystring: { offset?: string } }>(SESSIONS_STREAM_URL, async (req, reply) => {
     if (!webUserOf(req)) return reply.code(401).send({ error: m.UNAUTHORIZED });
-    return reply
-      .header('cache-control', 'no-store')
-      .send({ running: await redis.hkeys(runningTurnsKey(prefix)) });
+    const offset = pageParam(req.query.offset) ?? 0;
+    return streams.serve(req, reply, {
+      render: async () => ({ html: renderSessions(await readSessions(redis, prefix, offset)).value }),
+      watch: (wake) => onDashboardChange(deps.live.subscriber, prefix, (c) => c.topic === 'sessions', wake),
+    });
   });
 
   app.get<{ Params: Params; Querystring: { before?: string } }>(
@@ -71,7 +88,10 @@ export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDep
       const user = signedIn(req, reply);
       if (!user) return reply;
       const { agent, session } = req.params;
-      const view = await readTranscript(redis, prefix, agent, session, pageParam(req.query.before));
+      const [view, tree] = await Promise.all([
+        readTranscript(redis, prefix, agent, session, pageParam(req.query.before)),
+        readSessionTree(redis, prefix, logger, session),
+      ]);
       // An emptied session (after /new) is still listed: it shows as empty; an unknown one is 404.
       const unknown =
         view.page.total === 0 &&
@@ -81,10 +101,16 @@ export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDep
       const body =
         status === 404
           ? html`<p class="error">${m.NOT_FOUND}</p><p><a href="/">${m.BACK_TO_SESSIONS}</a></p>`
-          : renderTranscript(view);
+          : renderTranscript(view, renderSessionTree(tree));
       return sendPage(reply, status, m.transcriptTitle(agent), user, body);
     },
   );
+
+  // The session's live trees and its running state, pushed to its transcript page.
+  app.get<{ Params: Params }>('/ui/sessions/:agent/:session/stream', async (req, reply) => {
+    if (!webUserOf(req)) return reply.code(401).send({ error: m.UNAUTHORIZED });
+    return streams.serve(req, reply, liveTreeSource(treeDeps, req.params.session));
+  });
 
   app.post<{ Params: Params }>('/ui/sessions/:agent/:session/abort', async (req, reply) => {
     if (!webUserOf(req)) return reply.code(401).send({ error: m.UNAUTHORIZED });

@@ -71,3 +71,32 @@ export const ABORT_FAILED = 'The abort could not be sent.';
 export const STATE_ABORTED = 'aborted';
 export const UNAUTHORIZED = 'Sign in to see the dashboard.';
 export const NOT_FOUND = 'No such session.';
+
+// The live execution tree (live.md §6)
+export const TREE_TITLE = 'Execution tree';
+export const NO_TURNS = 'No turn of this session in the last hour.';
+export const RUNNING_TURN = 'Running turn';
+export const turnStarted = (iso: string | null) => (iso ? `Turn started ${iso}` : 'Turn starting');
+export const KIND = {
+  root: 'turn',
+  cron: 'cron run',
+  subagent: 'subagent',
+  delegate: 'delegate',
+  background: 'background task',
+} as const;
+export const TREE = {
+  run: 'run',
+  task: 'task',
+  parentCall: 'from call',
+  started: 'started',
+  finished: 'finished',
+  iterations: 'iterations',
+  cost: 'cost',
+  costUnknown: 'not tracked',
+  transcript: 'Transcript',
+  tools: 'Tool calls',
+  backgroundTasks: 'Background tasks',
+  approvalPending: 'Approval pending',
+} as const;
+export const approvalWhere = (tool: string, channel: string, chat: string, until: string) =>
+  `${tool}: asked in ${channel} · ${chat}, until ${until}`;

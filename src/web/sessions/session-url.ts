@@ -1,8 +1,13 @@
-// A session's dashboard address: agent and session key as two encoded path segments (either may hold any text).
-export const transcriptUrl = (agent: string, sessionKey: string) =>
-  `/ui/sessions/${encodeURIComponent(agent)}/${encodeURIComponent(sessionKey)}`;
+// A session's dashboard addresses (the transcript's own is shared with the live tree's links).
+import { transcriptUrl } from '../../live/transcript-link.ts';
+
+export { transcriptUrl };
 export const abortUrl = (agent: string, sessionKey: string) => `${transcriptUrl(agent, sessionKey)}/abort`;
-export const RUNNING_URL = '/ui/sessions/running';
+/** The sessions list's stream (its page of rows, pushed when sessions change). */
+export const SESSIONS_STREAM_URL = '/ui/sessions/stream';
+/** The transcript page's stream: the session's live trees and running state. */
+export const treeStreamUrl = (agent: string, sessionKey: string) =>
+  `${transcriptUrl(agent, sessionKey)}/stream`;
 
 /** `<kind>.<alias>:<chat>:<thread>` → its channel key and a readable chat (`chat · thread`); else the whole id. */
 export function splitConversation(sessionKey: string): { channel: string; chat: string } {

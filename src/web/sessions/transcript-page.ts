@@ -8,7 +8,7 @@ import { renderItem } from '../transcript/render-cards.ts';
 import { readTranscriptPage, type TranscriptPage } from '../transcript/transcript-reader.ts';
 import { turnControl } from './abort-control.ts';
 import * as m from './session-page-messages.ts';
-import { abortUrl, splitConversation, transcriptUrl } from './session-url.ts';
+import { abortUrl, splitConversation, transcriptUrl, treeStreamUrl } from './session-url.ts';
 
 export interface TranscriptView {
   agent: string;
@@ -31,7 +31,8 @@ export async function readTranscript(
   return { agent, sessionKey, page, running: mark === 1 };
 }
 
-export function renderTranscript(v: TranscriptView): Html {
+/** `tree`: the session's live trees as first shown; the page's stream replaces them as they change. */
+export function renderTranscript(v: TranscriptView, tree: Html): Html {
   const { page } = v;
   const url = transcriptUrl(v.agent, v.sessionKey);
   const items = transcriptItems(page.entries, page.following);
@@ -48,6 +49,7 @@ export function renderTranscript(v: TranscriptView): Html {
   return html`<p><a href="/">${m.BACK_TO_SESSIONS}</a></p>
 <h1>${v.agent} <span class="muted">${channel} ${chat}</span></h1>
 <p class="turn-line">${turnControl(v.sessionKey, v.running, abortUrl(v.agent, v.sessionKey))}</p>
+<section class="live-tree"><h2>${m.TREE_TITLE}</h2><div data-stream="${treeStreamUrl(v.agent, v.sessionKey)}">${tree}</div></section>
 <p class="muted range">${m.transcriptRange(page.entries.length ? page.start + 1 : 0, page.end, page.total)}</p>
 <nav class="pager">${older} ${newer}</nav>
 <section class="transcript">${items.map(renderItem)}</section>

@@ -4,34 +4,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
-import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
 import { createRunEventLog } from '../../../src/live/run-event-log.ts';
 import { noRunTree } from '../../../src/ops-api/ops-api-messages.ts';
 import type { RunLineage } from '../../../src/run-contract/run-events.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { type OpsHarness, startOpsHarness } from '../gateway/ops-harness.ts';
-
-const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-auto_approve = ["spawn_subagent"]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-`;
+import { TREE_TOML } from './tree-config.ts';
 
 let h: AgentHarness;
 let ops: OpsHarness;
 beforeAll(async () => {
-  h = await createAgentHarness('live-tree-api', TOML);
+  h = await createAgentHarness('live-tree-api', TREE_TOML);
   ops = await startOpsHarness({ prefix: h.prefix });
 });
 afterAll(async () => {
@@ -62,7 +46,13 @@ describe('GET /api/runs/:id/tree', () => {
       tools: { tool_call_id: string; tool: string; args_summary: string; state: string }[];
       children: { kind: string; parent_tool_call_id: string; state: string; started_at: string }[];
     }[];
-    expect(root).toMatchObject({ run_id: turn.runId, kind: 'root', state: 'completed', iterations: 2 });
+    expect(root).toMatchObject({
+      run_id: turn.runId,
+      kind: 'root',
+      state: 'completed',
+      iterations: 2,
+      cost_usd: 0.00005,
+    });
     expect(root!.tools).toMatchObject([
       {
         tool_call_id: 'call_sub',
@@ -124,38 +114,6 @@ describe('GET /api/runs/:id/tree', () => {
     tree = await get();
     expect(tree.runs[0]!.background_tasks[0]!.state).toBe('completed');
     expect(tree.runs[0]!.children[0]!.state).toBe('completed');
-  });
-
-  it("GET /api/sessions/:id/tree serves the session's running turn, and null when none runs", async () => {
-    const session = 'web.main:chat-7:';
-    const idle = await (await ops.get(`/api/sessions/${encodeURIComponent(session)}/tree`)).json();
-    expect(idle).toEqual({ session, running: null });
-
-    const root = randomUUID();
-    const events = createRunEventLog(h.redis, h.prefix, createSilentLogger());
-    const run = {
-      runId: root,
-      lineage: { kind: 'root', treeRootId: root, parentRunId: null, parentToolCallId: null } as RunLineage,
-    };
-    events.emit(run, { type: 'run_started', kind: 'root', agent: 'main', session_key: session });
-    events.emit(run, {
-      type: 'tool_started',
-      tool_call_id: 'call_1',
-      tool: 'shell',
-      args_summary: 'command: ls',
-    });
-    await events.flush();
-    const turns = createRunningTurns(h.redis, h.prefix);
-    await turns.markRunning(session, root, 'worker-1');
-    try {
-      const body = (await (await ops.get(`/api/sessions/${encodeURIComponent(session)}/tree`)).json()) as {
-        running: { root_run_id: string; runs: { state: string; tools: { state: string }[] }[] };
-      };
-      expect(body.running.root_run_id).toBe(root);
-      expect(body.running.runs).toMatchObject([{ state: 'running', tools: [{ state: 'running' }] }]);
-    } finally {
-      await turns.markDone(session, root);
-    }
   });
 
   it('answers 404 with a clear error for a run it has no events of, 400 for what is not a run id', async () => {

@@ -49,7 +49,8 @@ describe('sessions pages', () => {
   it('answer 401 to a request without a signed-in web user', async () => {
     expect((await get('/', anon)).status).toBe(401);
     expect((await get(transcriptUrl('main', 'local.test:long:'), anon)).status).toBe(401);
-    expect((await get('/ui/sessions/running', anon)).status).toBe(401);
+    expect((await get('/ui/sessions/stream', anon)).status).toBe(401);
+    expect((await get(`${transcriptUrl('main', 'local.test:x:')}/stream`, anon)).status).toBe(401);
   });
 
   it('serve every page with the security headers and the CSRF meta tag', async () => {
@@ -132,8 +133,11 @@ describe('sessions pages', () => {
     expect(await (await post(csrf)).json()).toEqual({ aborted: false, message: ABORT_NOTHING });
 
     await redis.hset(runningTurnsKey(prefix), conv, JSON.stringify({ runId: 'r1', workerId: 'w' }));
-    const running = (await (await get('/ui/sessions/running')).json()) as { running: string[] };
-    expect(running.running).toContain(conv);
+    // The transcript page's stream, asked once (its slow refresh), says the turn runs.
+    const frame = (await (await get(`${transcriptUrl('main', conv)}/stream`)).json()) as {
+      running: string[];
+    };
+    expect(frame.running).toEqual([conv]);
     const controller = new AbortController();
     bus.register('session', conv, controller);
     expect(await (await post(csrf)).json()).toEqual({ aborted: true, message: ABORT_SENT });
