@@ -129,8 +129,20 @@ function countTree(n: RunNode): { tools: number; children: string[] } {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** The one-line summary the progress message ends as (live.md §3). */
-export function progressSummary(root: RunNode, elapsedMs: number, costUsd: number | null): string {
+/** The tree's spend in micro-dollars, or null when no hop of it is priced. */
+function treeCost(n: RunNode): number | null {
+  let sum = n.costMicroUsd;
+  for (const c of n.children) {
+    const sub = treeCost(c);
+    if (sub !== null) sum = (sum ?? 0) + sub;
+  }
+  return sum;
+}
+
+/** The one-line summary the progress message ends as (live.md §3): with the turn's cost when it is known. */
+export function progressSummary(root: RunNode, elapsedMs: number): string {
+  const micro = treeCost(root);
+  const costUsd = micro === null ? null : micro / 1e6;
   const { tools, children } = countTree(root);
   const head =
     root.state === 'completed' || root.state === 'running'

@@ -163,7 +163,7 @@ export function startTurnPresenter(opts: PresenterOptions): TurnPresenter {
         const node = rootNode();
         if (node) {
           await output
-            .show('progress', progressSummary(node, Date.now() - startedAt, null), true)
+            .show('progress', progressSummary(node, Date.now() - startedAt), true)
             .catch((err: unknown) =>
               opts.logger.debug({ err: errorMessage(err) }, 'progress summary not queued'),
             );
