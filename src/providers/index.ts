@@ -2,7 +2,7 @@
 export { isSupportedType, providerCreateError, SUPPORTED_PROVIDER_TYPES } from './candidates.ts';
 export type { FailureEvent } from './failure-summary.ts';
 export { formatFailureSummary, ProviderChainError } from './failure-summary.ts';
-export { modelChoice } from './model-selection.ts';
+export { chooseModel, modelChoice } from './model-selection.ts';
 export type { ProviderChainOptions } from './provider-chain.ts';
 export { createProviderChain } from './provider-chain.ts';
 export { setupProblemText } from './provider-messages.ts';

@@ -61,13 +61,22 @@ export function hostOf(uri: string): string | undefined {
   }
 }
 
-/** The startup line saying which model an agent uses in this process and why; null when it cannot resolve. */
-export function modelChoice(
-  agentAlias: string,
+/** The model an agent runs with in this process and why: the first usable candidate of its chain. */
+export interface ModelChoice {
+  /** The provider entry chosen, e.g. `ollama.local`. */
+  ref: string;
+  model: string;
+  via: { key: string } | { host: string };
+  /** The keys of the entries before the one chosen that are not set: the why. */
+  notSet: string[];
+}
+
+/** Which model an agent uses in this process; null when its chain cannot resolve. */
+export function chooseModel(
   ref: string,
   providers: Record<string, ProviderEntry>,
   env: Record<string, string | undefined>,
-): string | null {
+): ModelChoice | null {
   let all: Candidate[];
   try {
     all = resolveCandidates(ref, providers, env, createSilentLogger());
@@ -79,8 +88,18 @@ export function modelChoice(
   if (first === undefined) return null;
   const via =
     first.apiKey !== undefined ? { key: keyName(first) } : { host: hostOf(first.baseUri) ?? first.entry.ref };
-  // The why: the keys of the entries before the one chosen are not set.
   const chosenAt = all.findIndex((c) => !lacksKey(c));
   const before = skipped.filter((c) => all.indexOf(c) < chosenAt);
-  return modelChoiceLine(agentAlias, first.entry.ref, first.model, via, missingKeys(before));
+  return { ref: first.entry.ref, model: first.model, via, notSet: missingKeys(before) };
+}
+
+/** The startup line saying which model an agent uses in this process and why; null when it cannot resolve. */
+export function modelChoice(
+  agentAlias: string,
+  ref: string,
+  providers: Record<string, ProviderEntry>,
+  env: Record<string, string | undefined>,
+): string | null {
+  const c = chooseModel(ref, providers, env);
+  return c && modelChoiceLine(agentAlias, c.ref, c.model, c.via, c.notSet);
 }

@@ -1,7 +1,7 @@
 // The human-readable lines a role prints at startup: what is configured, what is off and how to enable it.
 import type { BatonConfig } from '../config/types.ts';
 import { liveChannelKeys } from '../config/views.ts';
-import { modelChoice } from '../providers/index.ts';
+import { chooseModel, modelChoice } from '../providers/index.ts';
 import { openWebChat } from './role-messages.ts';
 
 export function startupSummary(
@@ -18,7 +18,7 @@ export function startupSummary(
   const agents = Object.values(config.agents).filter((a) => a.enabled);
   lines.push(
     agents.length
-      ? `agents: ${agents.map((a) => `${a.alias} (model ${a.model_provider || 'none'})`).join(', ')}`
+      ? `agents: ${agents.map((a) => `${a.alias} (${agentModel(a.model_provider, config, modelEnv)})`).join(', ')}`
       : 'agents: none — add an [agents.<alias>] section with model_provider and risk_profile',
   );
   // Which model each agent uses here and why (the first key set, else a local model).
@@ -59,4 +59,18 @@ export function startupSummary(
     );
   }
   return lines;
+}
+
+/**
+ * What the agents line says of an agent's model: in a role that runs turns, the model actually chosen from its
+ * chain (the same choice as the `model for` line); in the gateway, which runs none, the configured chain.
+ */
+function agentModel(
+  ref: string,
+  config: BatonConfig,
+  modelEnv: Record<string, string | undefined> | undefined,
+): string {
+  if (!ref) return 'model none';
+  const chosen = modelEnv ? chooseModel(ref, config.providers, modelEnv) : null;
+  return chosen ? `model ${chosen.ref}` : `model_provider ${ref}`;
 }

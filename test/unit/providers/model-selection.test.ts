@@ -78,6 +78,22 @@ describe('config/baton.toml model selection', () => {
     expect(startupSummary(config, 'gateway', [], []).some((l) => l.startsWith('model for'))).toBe(false);
   });
 
+  it('the agents line names the model the chain chose, not the head of the chain (issue 21 #12)', () => {
+    const config = configFromToml(DEFAULT_TOML);
+    const keyless = startupSummary(config, 'gateway + worker', [], [], {});
+    expect(keyless).toContain('agents: main (model ollama.local)');
+    expect(keyless).toContain(
+      'model for main: ollama.local (qwen2.5-coder:7b) at 127.0.0.1:11434 (not set: OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY)',
+    );
+    expect(startupSummary(config, 'worker', [], [], { ANTHROPIC_API_KEY: KEY })).toContain(
+      'agents: main (model anthropic.hosted)',
+    );
+    // The gateway runs no turns and chooses nothing: it names the configured chain as the config key says it.
+    expect(startupSummary(config, 'gateway', [], [])).toContain(
+      'agents: main (model_provider openai.hosted)',
+    );
+  });
+
   it('an empty variable counts as no key', () => {
     expect(selection({ OPENAI_API_KEY: '' }).chain).toEqual(['ollama.local']);
   });
