@@ -18,7 +18,7 @@ import { inboxKeys, outboxStreamKey, replyIdempotencyKey, replySentKey } from '.
 import { outboxEntryArgs } from './outbox-entry.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
-const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-5.lua'));
+const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-6.lua'));
 const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
 const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-8.lua'));
 
@@ -121,8 +121,22 @@ export function createConversationInbox(redis: Redis, prefix: string, logger: Lo
       const dedupe = keys.dedupe(event.channel, event.eventId);
       const res = await ingestEvent(
         redis,
-        [dedupe, inboxKey(conversation), activeKey, seqKey(conversation), replySentKey(prefix, conversation)],
-        [DEDUPE_TTL_SECS, JSON.stringify(event), conversation, SEQUENCE_TTL_SECS],
+        [
+          dedupe,
+          inboxKey(conversation),
+          activeKey,
+          seqKey(conversation),
+          replySentKey(prefix, conversation),
+          sessionIndexKey(prefix),
+        ],
+        [
+          DEDUPE_TTL_SECS,
+          JSON.stringify(event),
+          conversation,
+          SEQUENCE_TTL_SECS,
+          sessionIndexMember(event.agent, conversation),
+          ...changeArgs(prefix, 'sessions', conversation),
+        ],
       );
       const length = Number(res);
       return length === 0 ? 'duplicate' : length === 1 ? 'first' : 'queued';

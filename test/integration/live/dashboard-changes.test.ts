@@ -75,7 +75,7 @@ describe('dashboard change messages', () => {
     expect(await changesOf('approvals', rec.approval_id)).toBe(2);
   });
 
-  it("a turn's running mark, its clearing, a history append and a turn's settle announce the session", async () => {
+  it("a turn's running mark, its clearing, a history append, an accepted message and a turn's settle announce the session", async () => {
     const session = 'local.test:dash:';
     const turns = createRunningTurns(redis, prefix, logger);
     await turns.markRunning(session, 'local.test:e1', 'w1', randomUUID());
@@ -103,6 +103,7 @@ describe('dashboard change messages', () => {
       receivedAt: new Date().toISOString(),
       agent: 'main',
     });
+    expect(await changesOf('sessions', session)).toBe(4); // a new conversation is listed from its first message
     const head = await inbox.head(session);
     if (!head) throw new Error('no head');
     await inbox.settle(session, head, {
@@ -111,7 +112,7 @@ describe('dashboard change messages', () => {
       turnId: 'local.test:e2',
       history: { agent: 'main', sessionKey: session, messages: [{ role: 'user', content: 'hello' }] },
     });
-    expect(await changesOf('sessions', session)).toBe(4);
+    expect(await changesOf('sessions', session)).toBe(5);
     expect(await redis.llen(`${prefix}:history:main:${session}`)).toBe(2);
   });
 

@@ -1,4 +1,5 @@
-// The session index on real Redis: written with the history (settle and append), most recent first, expired out.
+// The session index on real Redis: written when a conversation's first message is accepted and with the history
+// (settle and append), most recent first, expired out.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
@@ -52,7 +53,7 @@ describe('session index', () => {
     expect(at).not.toBeNull();
     expect(at!).toBeGreaterThanOrEqual(before - 1000);
     expect(at!).toBeLessThanOrEqual(Date.now() + 1000);
-    // A failed turn (no history) does not touch it.
+    // A failed turn (no history) adds no second entry.
     await inbox.accept(conv, event('e2'));
     await inbox.settle(conv, (await inbox.head(conv))!, {
       to: { channel: 'local.test', chat: 'c' },
@@ -60,6 +61,29 @@ describe('session index', () => {
       turnId: 't2',
     });
     expect(await redis.zcard(sessionIndexKey(prefix))).toBe(1);
+  });
+
+  it('lists a conversation from its first accepted message, so one whose turn fails is listed (issue 21 #13)', async () => {
+    const inbox = createConversationInbox(redis, prefix, createSilentLogger());
+    const conv = 'local.test:failed:';
+    const before = Date.now();
+    expect(await inbox.accept(conv, event('f1'))).toBe('first');
+    const listed = await readSessionIndex(redis, prefix, 0, 10);
+    expect(listed.sessions.filter((s) => s.sessionKey === conv).map((s) => s.agent)).toEqual(['main']);
+    // The turn fails: no history, and the conversation stays listed.
+    await inbox.settle(conv, (await inbox.head(conv))!, {
+      to: { channel: 'local.test', chat: 'failed' },
+      text: '⚠️ No model is reachable.',
+      turnId: 'f1-turn',
+    });
+    const at = await sessionLastActivity(redis, prefix, 'main', conv);
+    expect(at).not.toBeNull();
+    expect(at!).toBeGreaterThanOrEqual(before - 1000);
+    // A platform redelivery of the same event is no new activity.
+    await redis.zadd(sessionIndexKey(prefix), 5, sessionIndexMember('main', conv));
+    expect(await inbox.accept(conv, event('f1'))).toBe('duplicate');
+    expect(await sessionLastActivity(redis, prefix, 'main', conv)).toBe(5);
+    await redis.zrem(sessionIndexKey(prefix), sessionIndexMember('main', conv));
   });
 
   it('is written by HistoryStore.append, pages most recent first, and drops sessions older than the history ttl', async () => {

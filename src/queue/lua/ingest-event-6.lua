@@ -1,8 +1,10 @@
 -- Accept an inbound event once: dedupe by platform event id, number it in its conversation, append it.
 -- KEYS[1] dedupe key, KEYS[2] conversation inbox list, KEYS[3] set of conversations with pending events,
--- KEYS[4] conversation sequence counter, KEYS[5] last reply sequence sent for the conversation
+-- KEYS[4] conversation sequence counter, KEYS[5] last reply sequence sent for the conversation,
+-- KEYS[6] session index (sorted set: session member -> last activity ms, read by the dashboard)
 -- ARGV[1] dedupe ttl seconds, ARGV[2] event JSON (a non-empty object, without `seq`), ARGV[3] conversation id,
--- ARGV[4] sequence ttl seconds
+-- ARGV[4] sequence ttl seconds, ARGV[5] session index member, ARGV[6] dashboard pub/sub channel,
+-- ARGV[7] its change message
 -- Returns 0 when the event was already seen, else the inbox length after the append (1: the inbox was
 -- empty, so the conversation needs a drain job; more: the drain job in charge will reach it).
 -- Nothing that can fail runs after the first write: an error here once left the sequence advanced with no event
@@ -17,7 +19,9 @@ if not tonumber(ARGV[1]) or not tonumber(ARGV[4]) then
 end
 local inboxType = redis.call('TYPE', KEYS[2])['ok']
 local activeType = redis.call('TYPE', KEYS[3])['ok']
-if (inboxType ~= 'none' and inboxType ~= 'list') or (activeType ~= 'none' and activeType ~= 'set') then
+local indexType = redis.call('TYPE', KEYS[6])['ok']
+if (inboxType ~= 'none' and inboxType ~= 'list') or (activeType ~= 'none' and activeType ~= 'set')
+  or (indexType ~= 'none' and indexType ~= 'zset') then
   return redis.error_reply('ERR ingest-event: the inbox keys hold the wrong types')
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -29,4 +33,10 @@ redis.call('EXPIRE', KEYS[4], ARGV[4])
 redis.call('SET', KEYS[5], seq - 1, 'NX', 'EX', ARGV[4])
 redis.call('EXPIRE', KEYS[5], ARGV[4])
 redis.call('SADD', KEYS[3], ARGV[3])
+-- The dashboard lists every conversation that has a message, from its first one: a turn that fails (no model
+-- reachable) writes no history, and a first turn still running has none yet. The settle moves the score on.
+-- Millisecond scores built as strings: Lua's number formatting would round them.
+local t = redis.call('TIME')
+redis.call('ZADD', KEYS[6], t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)), ARGV[5])
+redis.call('PUBLISH', ARGV[6], ARGV[7])
 return length
