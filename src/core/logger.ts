@@ -1,6 +1,7 @@
 // pino logger with secret redaction and an async-local run scope merged into every line.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
+import { createPrettyDestination, type LogFormat, logColorFor, logFormatFor } from './log-pretty.ts';
 import { createDeepRedactor } from './redact.ts';
 
 export type { Logger } from 'pino';
@@ -34,6 +35,19 @@ export interface LoggerOptions {
   secrets?: readonly string[];
   /** Defaults to stderr, so stdout stays for command output (e.g. `baton agent`). */
   destination?: pino.DestinationStream;
+  /**
+   * How lines reach stderr when no destination is given: JSON, or readable lines on a terminal. Defaults to
+   * `BATON_LOG_FORMAT`, else `pretty` when stderr is a TTY and `json` otherwise (log-pretty.ts).
+   */
+  format?: LogFormat;
+}
+
+/** stderr: JSON lines (asynchronous writes), or readable ones on a terminal. */
+function stderrDestination(format: LogFormat): pino.DestinationStream {
+  if (format === 'json') return pino.destination({ fd: 2, sync: false });
+  // Synchronous on a terminal, so log lines and the human lines on stdout keep their order.
+  const out = pino.destination({ fd: 2, sync: true });
+  return createPrettyDestination(out, logColorFor(process.env, process.stderr.isTTY === true));
 }
 
 export function createLogger(opts: LoggerOptions = {}): Logger {
@@ -51,7 +65,8 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
         },
       },
     },
-    opts.destination ?? pino.destination({ fd: 2, sync: false }),
+    opts.destination ??
+      stderrDestination(opts.format ?? logFormatFor(process.env, process.stderr.isTTY === true)),
   );
 }
 
