@@ -38,3 +38,17 @@ export function statusText(s: {
 
 /** Model-visible: appended to a message that came with a file (the file itself is not passed on yet). */
 export const attachmentNote = (kind: string) => `[attachment: ${kind}]`;
+
+// A refused sender (host.ts, admission.ts): the operator's log line, once per sender and channel.
+export const refusedSenderLog = (
+  channel: string,
+  agent: string,
+  who: { id: string; username?: string | undefined },
+  group: string,
+  exists: boolean,
+): string =>
+  `message refused: no peer group lets ${channel} user ${who.id}${
+    who.username ? ` (@${who.username.replace(/^@/, '')})` : ''
+  } talk to agent '${agent}'; to admit them, ${
+    exists ? `add "${who.id}" to external_peers of [peer_groups.${group}]` : `add [peer_groups.${group}]`
+  } as in peer_groups_entry (or use Admit on the dashboard's Refused senders page). Logged once a day per sender and channel.`;

@@ -1,7 +1,10 @@
 // ChannelHost: validates an inbound event, applies mention_only, routing and peer authorisation, then enqueues it.
 import { channelOf, ownEntry } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
+import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import { admissionFor, admissionToml } from './admission.ts';
+import { refusedSenderLog } from './channel-messages.ts';
 import { type ChatCommandHandler, parseChatCommand } from './commands.ts';
 import { isAuthorised } from './peer-authz.ts';
 import { routeAgent } from './routing.ts';
@@ -39,6 +42,23 @@ export interface ChannelHostOptions {
   actions?: ActionHandler;
   /** `/stop` and `/status`, answered at once (absent: they are ordinary messages). `/new` goes through the inbox. */
   commands?: ChatCommandHandler;
+  /**
+   * The fleet's record of refused senders (src/fleet/refused-senders.ts): the dashboard lists them, and a refusal
+   * is logged once per sender and channel. Absent: every refusal is logged.
+   */
+  refused?: RefusedSenderLog;
+}
+
+/** What the host needs of the refused-senders store: note one refusal, true when it is the first to log. */
+export interface RefusedSenderLog {
+  note(rec: {
+    channel: string;
+    agent: string;
+    user_id: string;
+    username: string | null;
+    chat: string;
+    is_direct: boolean;
+  }): Promise<boolean>;
 }
 
 export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
@@ -54,6 +74,39 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
     }
     const res = await opts.actions.handle(action);
     return { accepted: true, conversation, ...(res?.notice ? { notice: res.notice } : {}) };
+  }
+  /**
+   * No answer in the chat (a stranger learns nothing); the operator gets one warn line per sender and channel
+   * with the exact entry that admits them, and the dashboard's list of refused senders.
+   */
+  async function refuse(config: BatonConfig, event: InboundMessage, agent: string): Promise<void> {
+    const who = { channel: event.channel, user_id: event.sender.id, agent };
+    let first = true;
+    try {
+      first = opts.refused
+        ? await opts.refused.note({
+            ...who,
+            username: event.sender.username ?? null,
+            chat: event.chat,
+            is_direct: event.isDirect,
+          })
+        : true;
+    } catch (err) {
+      logger.debug({ ...who, err: errorMessage(err) }, 'refused sender not recorded');
+    }
+    if (!first) {
+      logger.debug(who, 'inbound message from unauthorised peer (already logged)');
+      return;
+    }
+    const admission = admissionFor(config, event.channel, agent, event.sender.id);
+    logger.warn(
+      {
+        ...who,
+        ...(event.sender.username ? { username: event.sender.username } : {}),
+        peer_groups_entry: admissionToml(admission),
+      },
+      refusedSenderLog(event.channel, agent, event.sender, admission.group, admission.exists),
+    );
   }
   return {
     async receive(raw): Promise<ReceiveResult> {
@@ -81,10 +134,7 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
         (opts.routes && ownEntry(opts.routes, event.channel)) ?? routeAgent(config, event.channel);
       if (!agent) return { accepted: false, reason: 'no_agent' };
       if (!isAuthorised(config, event.channel, agent, event.sender)) {
-        logger.warn(
-          { channel: event.channel, user_id: event.sender.id, agent },
-          'inbound message from unauthorised peer',
-        );
+        await refuse(config, event, agent);
         return { accepted: false, reason: 'unauthorised' };
       }
       const conversation = conversationId(event.channel, event.chat, event.thread);

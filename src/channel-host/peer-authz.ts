@@ -6,7 +6,7 @@ export interface PeerIdentity {
   username?: string | undefined;
 }
 
-function channelMatches(groupChannel: string, channelKey: string): boolean {
+export function channelMatches(groupChannel: string, channelKey: string): boolean {
   const g = groupChannel.trim();
   return g === channelKey || (!g.includes('.') && channelKey.startsWith(`${g}.`));
 }

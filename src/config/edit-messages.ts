@@ -8,3 +8,5 @@ export const unsafeEdit = (profile: string): string =>
   `cannot edit risk_profiles.${profile}.delegation_policy.mode in this file safely`;
 export const editHasErrors = 'the edited config has errors; the file was not changed';
 export const fileLocked = (lock: string): string => `the config file is locked by another edit (${lock})`;
+export const unsafePeerEdit = (group: string): string =>
+  `cannot add to peer_groups.${group}.external_peers in this file safely`;

@@ -80,7 +80,7 @@ function edit(
 }
 
 /** After the table's last key line (its trailing comment stays on that line), or after its header. */
-function appendToTable(text: string, table: ScannedTable, line: string, eol: string): string {
+export function appendToTable(text: string, table: ScannedTable, line: string, eol: string): string {
   const last = table.lines.at(-1);
   if (last) return insertLineAfter(text, last.lineEnd, `${last.indent}${line}`, eol);
   const indent = /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', table.headerStart - 1) + 1))?.[0] ?? '';
@@ -137,7 +137,7 @@ function withMode(doc: Record<string, unknown>, profile: string, mode: string): 
   return { ...doc, risk_profiles: profiles };
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
+export function sameValue(a: unknown, b: unknown): boolean {
   if (a instanceof Date || b instanceof Date)
     return (
       a instanceof Date && b instanceof Date && a.constructor === b.constructor && String(a) === String(b)

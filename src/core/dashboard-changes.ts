@@ -1,7 +1,8 @@
 // What the dashboard's open pages are woken by (live.md §6 "pushed, not polled"): the scripts that write task
-// records, approvals, running marks and session histories publish `<topic>\n<subject>` on one channel, in the same
-// call as the write, so a page learns of a change without asking and a write pays no extra round trip.
-export const DASHBOARD_TOPICS = ['tasks', 'approvals', 'sessions'] as const;
+// records, approvals, running marks, session histories and refused senders publish `<topic>\n<subject>` on one
+// channel, in the same call as the write, so a page learns of a change without asking and a write pays no extra
+// round trip.
+export const DASHBOARD_TOPICS = ['tasks', 'approvals', 'sessions', 'senders'] as const;
 export type DashboardTopic = (typeof DASHBOARD_TOPICS)[number];
 
 export const dashboardChannel = (prefix: string) => `${prefix}:dashboard-changes`;

@@ -4,9 +4,15 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
+import type { Admission } from '../channel-host/admission.ts';
 import { editHasErrors, fileLocked } from '../config/edit-messages.ts';
 import { loadConfigText } from '../config/load.ts';
-import { type DelegationPolicyMode, setDelegationPolicyMode } from '../config/toml-edit.ts';
+import {
+  type DelegationPolicyMode,
+  setDelegationPolicyMode,
+  type TomlEditResult,
+} from '../config/toml-edit.ts';
+import { addExternalPeer } from '../config/toml-edit-peers.ts';
 import type { Diagnostic } from '../config/types.ts';
 import { type DeploymentReload, requestDeploymentReload } from './reload-bus.ts';
 
@@ -23,7 +29,7 @@ export interface EditFileDeps {
 
 type EditRefused = { ok: false; error: string; diagnostics: Diagnostic[] };
 
-/** `changed` false: the value already was `mode` (the reload is still requested, which is harmless). */
+/** `changed` false: the file already said so (the reload is still requested, which is harmless). */
 export type EditFileResult = { ok: true; changed: boolean; reload: DeploymentReload } | EditRefused;
 
 /** A lock older than this was left by a writer that died mid-edit. */
@@ -80,10 +86,28 @@ async function writeAtomically(path: string, text: string): Promise<void> {
  * lock, so concurrent edits apply one after the other and none is lost. A result with any config error is
  * refused and the file is left untouched.
  */
-export async function applyDelegationPolicyMode(
+export function applyDelegationPolicyMode(
   path: string,
   profile: string,
   mode: DelegationPolicyMode,
+  deps: EditFileDeps,
+): Promise<EditFileResult> {
+  return applyTomlFileEdit(path, (text) => setDelegationPolicyMode(text, profile, mode), deps);
+}
+
+/** Admits a refused sender: its id into the peer group's external_peers (the group created if new). */
+export function admitExternalPeer(
+  path: string,
+  admission: Admission,
+  deps: EditFileDeps,
+): Promise<EditFileResult> {
+  return applyTomlFileEdit(path, (text) => addExternalPeer(text, admission), deps);
+}
+
+/** One format-preserving edit of the file: under its lock, validated by the loader, written, then reloaded. */
+export async function applyTomlFileEdit(
+  path: string,
+  change: (text: string) => TomlEditResult,
   deps: EditFileDeps,
 ): Promise<EditFileResult> {
   const written = await withLock(
@@ -91,7 +115,7 @@ export async function applyDelegationPolicyMode(
     deps.lockTimeoutMs ?? 10_000,
     async (): Promise<EditRefused | 'written' | 'unchanged'> => {
       const text = await readFile(path, 'utf8');
-      const edit = setDelegationPolicyMode(text, profile, mode);
+      const edit = change(text);
       if (!edit.ok) return { ok: false, error: edit.error, diagnostics: [] };
       if (edit.text === text) return 'unchanged';
       const loaded = loadConfigText(edit.text, deps.env ?? process.env, { baseDir: dirname(path) });

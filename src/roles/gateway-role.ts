@@ -18,6 +18,7 @@ import { createAbortBus } from '../fleet/abort-bus.ts';
 import { DEFAULT_LEASE_TIMINGS, type LeaseTimings } from '../fleet/channel-lease.ts';
 import { createChannelPresence } from '../fleet/channel-presence.ts';
 import { createMetricsStore } from '../fleet/metrics-store.ts';
+import { createRefusedSenders } from '../fleet/refused-senders.ts';
 import { subscribeTyping } from '../fleet/typing-signals.ts';
 import type { ConfigDiagnostics } from '../ops-api/health.ts';
 import { createOpsDeps } from '../ops-api/ops-deps.ts';
@@ -28,7 +29,7 @@ import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
 import type { OpsPagesWiring } from '../web/ops/ops-pages-deps.ts';
-import { createPolicyEditor } from '../web/ops/policy-editor.ts';
+import { createPeerAdmitter, createPolicyEditor } from '../web/ops/policy-editor.ts';
 import { registerWeb } from '../web/register-web.ts';
 import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
 import { dialectOf } from './platforms.ts';
@@ -98,6 +99,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     ...(opts.routes ? { routes: opts.routes } : {}),
     actions,
     commands: createChatCommands({ config, redis, logger, abortBus, outbox }),
+    refused: createRefusedSenders(redis, prefix, logger),
   });
   const holder = newWorkerId();
   const presence = createChannelPresence(redis, prefix, logger);
@@ -154,6 +156,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
             opsPages: {
               ...(opts.live ? { currentConfig: opts.live.current } : {}),
               applyDelegationPolicyMode: createPolicyEditor({ redis, prefix }),
+              admitPeer: createPeerAdmitter({ redis, prefix }),
               ...opts.opsPages,
             },
           }),

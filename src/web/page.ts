@@ -31,6 +31,7 @@ export const NAV: readonly { href: string; label: string }[] = [
   { href: '/ui/approvals', label: 'Approvals' },
   { href: '/ui/cost', label: 'Cost' },
   { href: '/ui/config', label: 'Config' },
+  { href: '/ui/senders', label: 'Refused senders' },
 ];
 
 export function page(opts: PageOptions): string {

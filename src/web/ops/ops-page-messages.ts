@@ -5,6 +5,7 @@ export const TITLES = {
   approvals: 'Approvals',
   cost: 'Cost',
   config: 'Config',
+  senders: 'Refused senders',
 } as const;
 
 export const NO_TASKS = 'No background tasks in the last 7 days.';
@@ -37,3 +38,15 @@ export const policySaved = (profile: string, mode: string) =>
 export const reloadReached = (ok: number, reached: number) =>
   `Reloaded by ${ok} of ${reached} process${reached === 1 ? '' : 'es'}.`;
 export const reloadFailedIn = (role: string, process: string) => `Reload refused in ${role} ${process}:`;
+
+// /ui/senders: recently refused senders and Admit (the pairing step; strangers get no answer in the chat).
+export const NO_REFUSED = 'No message was refused in the last 7 days.';
+export const REFUSED_NOTE =
+  'Messages from these senders were refused: no peer group lets them talk to the agent, and baton did not answer them. Admit adds the sender’s user id (not a username, which anyone can change) to the peer group shown, keeping the config file’s comments, then reloads the deployment.';
+export const ADMIT_LABEL = 'Admit';
+export const admitConfirm = (userId: string, channel: string, group: string) =>
+  `Admit user ${userId} of ${channel} to [peer_groups.${group}]?`;
+export const SENDER_NOT_REFUSED = 'This sender is not in the list of refused senders.';
+export const BAD_SENDER = 'Expected channel and user_id.';
+export const admitted = (userId: string, group: string) =>
+  `Admitted: "${userId}" added to peer_groups.${group}.external_peers.`;

@@ -1,12 +1,14 @@
 // What the operator pages are built from, and the default wiring from one gateway's config and Redis client.
 import type { Redis } from 'ioredis';
 import { type ApprovalStore, createApprovalStore } from '../../approval/approval-store.ts';
+import type { Admission } from '../../channel-host/admission.ts';
 import type { BatonConfig } from '../../config/types.ts';
 import type { Logger } from '../../core/logger.ts';
 import { createCostLedger } from '../../cost/ledger.ts';
 import { createDelegateTasks, type DelegateTasks } from '../../delegation/delegate-tasks.ts';
 import type { DelegationServices } from '../../delegation/delegation-services.ts';
 import { createTaskList, type TaskList } from '../../delegation/task-list.ts';
+import { createRefusedSenders, type RefusedSenders } from '../../fleet/refused-senders.ts';
 import type { LiveSubscriber } from '../../live/live-subscriber.ts';
 import type { LiveFeeds } from '../../ops-api/ops-context.ts';
 import { createDelegationServices, type DelegationHandle } from '../../queue/delegate-queue.ts';
@@ -23,6 +25,9 @@ export type ApplyDelegationPolicyMode = (
   mode: string,
 ) => Promise<PolicyEditResult>;
 
+/** src/fleet/config-file-edit.ts `admitExternalPeer`: the refused sender's id into a peer group, then reload. */
+export type AdmitPeer = (configPath: string, admission: Admission) => Promise<PolicyEditResult>;
+
 export interface OpsPagesDeps {
   /** The config in effect now (a reload replaces it). */
   config: () => BatonConfig;
@@ -37,6 +42,9 @@ export interface OpsPagesDeps {
   approvals: Pick<ApprovalStore, 'listPending' | 'listAudit'>;
   ledger: Pick<CostLedger, 'read'>;
   applyDelegationPolicyMode: ApplyDelegationPolicyMode;
+  /** Recently refused senders (the Refused senders page) and the Admit edit. */
+  refusedSenders: Pick<RefusedSenders, 'list' | 'get' | 'forget'>;
+  admitPeer: AdmitPeer;
   /** Where the pages' pushes come from (the gateway's one pub/sub connection). */
   subscriber: LiveSubscriber;
   prefix: string;
@@ -52,6 +60,7 @@ export interface OpsPagesWiring {
   /** The reloadable config; absent: the config the server was started with. */
   currentConfig?: () => BatonConfig;
   applyDelegationPolicyMode?: ApplyDelegationPolicyMode;
+  admitPeer?: AdmitPeer;
 }
 
 export interface OpsPagesOptions {
@@ -63,7 +72,7 @@ export interface OpsPagesOptions {
   wiring?: OpsPagesWiring;
 }
 
-const notWired: ApplyDelegationPolicyMode = async () => ({
+const notWired = async (): Promise<PolicyEditResult> => ({
   ok: false,
   diagnostics: [CONFIG_EDIT_UNAVAILABLE],
 });
@@ -94,6 +103,8 @@ export function createOpsPagesDeps(o: OpsPagesOptions): OpsPagesDeps {
     approvals: createApprovalStore({ redis, prefix, logger }),
     ledger: createCostLedger(redis, prefix, logger),
     applyDelegationPolicyMode: w.applyDelegationPolicyMode ?? notWired,
+    refusedSenders: createRefusedSenders(redis, prefix, logger),
+    admitPeer: w.admitPeer ?? notWired,
     subscriber: o.live.subscriber,
     prefix,
     redact: o.redact,

@@ -1,4 +1,4 @@
-// The operator pages: /ui/tasks, /ui/approvals, /ui/cost, /ui/config, their live fragments (pushed by each page's
+// The operator pages: /ui/tasks, /ui/approvals, /ui/cost, /ui/config, /ui/senders, their live fragments (pushed by each page's
 // stream when its records change) and their writes.
 // Every route needs the signed-in web user (req.webUser, set by the web auth hook); writes also the CSRF token.
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -14,16 +14,20 @@ import { approvalsFragment } from './approvals-page.ts';
 import { configBody, DELEGATION_MODES } from './config-page.ts';
 import { costFragment } from './cost-page.ts';
 import {
+  admitted,
   BAD_MODE,
+  BAD_SENDER,
   CONFIG_PATH_UNKNOWN,
   policySaved,
+  SENDER_NOT_REFUSED,
   TASK_NOT_FOUND,
   TITLES,
   UNKNOWN_PROFILE,
 } from './ops-page-messages.ts';
 import type { OpsPagesDeps } from './ops-pages-deps.ts';
+import { admissionOf, SENDERS_SHOWN, sendersFragment } from './senders-page.ts';
 import { TASKS_SHOWN, type TaskRow, tasksFragment } from './tasks-page.ts';
-import { requireWebUser, type WebUser } from './web-user.ts';
+import { requireConfigEditor, requireWebUser, type WebUser } from './web-user.ts';
 
 /** Served by src/web/assets-route.ts. */
 export const OPS_SCRIPT = 'ops.js';
@@ -38,6 +42,7 @@ const HREF: Record<Section, string> = {
   approvals: '/ui/approvals',
   cost: '/ui/cost',
   config: '/ui/config',
+  senders: '/ui/senders',
 };
 
 const sendHtml = (reply: FastifyReply, body: string) =>
@@ -85,6 +90,15 @@ ${live ? html`<div data-stream="${HREF[section]}/stream">${body}</div>` : body}`
     {
       tasks: { view: async () => tasksFragment(await tasksNow()), watch: watchTopic('tasks') },
       approvals: { view: approvalsNow, watch: watchTopic('approvals') },
+      senders: {
+        view: async () =>
+          sendersFragment(
+            deps.config(),
+            await deps.refusedSenders.list(SENDERS_SHOWN),
+            deps.configPath !== undefined,
+          ),
+        watch: watchTopic('senders'),
+      },
       cost: {
         view: costNow,
         watch: (wake) => onRunEventFlush(deps.subscriber, deps.prefix, wake),
@@ -130,7 +144,7 @@ ${live ? html`<div data-stream="${HREF[section]}/stream">${body}</div>` : body}`
   app.post<{ Params: { profile: string }; Body: { mode?: unknown } | undefined }>(
     '/ui/config/risk-profiles/:profile/delegation-policy',
     async (req, reply) => {
-      const user = requireWebUser(req, reply);
+      const user = requireConfigEditor(req, reply);
       if (!user) return;
       const { profile } = req.params;
       const mode = req.body?.mode;
@@ -144,6 +158,34 @@ ${live ? html`<div data-stream="${HREF[section]}/stream">${body}</div>` : body}`
         return reply.code(422).send({ error: res.diagnostics.join('\n'), diagnostics: res.diagnostics });
       deps.logger.info({ profile, mode, by: user.peerId }, 'delegation_policy changed from the dashboard');
       return reply.code(200).send({ text: [policySaved(profile, mode), ...(res.notes ?? [])].join('\n') });
+    },
+  );
+
+  // Admit a refused sender: only one the fleet refused (never an arbitrary id), into the group the page showed,
+  // recomputed from the config in effect now; the edit keeps the file's comments and reloads the deployment.
+  app.post<{ Body: { channel?: unknown; user_id?: unknown } | undefined }>(
+    '/ui/senders/admit',
+    async (req, reply) => {
+      const user = requireConfigEditor(req, reply);
+      if (!user) return;
+      const { channel, user_id } = req.body ?? {};
+      if (typeof channel !== 'string' || typeof user_id !== 'string')
+        return reply.code(400).send({ error: BAD_SENDER });
+      const sender = await deps.refusedSenders.get(channel, user_id);
+      if (!sender) return reply.code(404).send({ error: SENDER_NOT_REFUSED });
+      if (deps.configPath === undefined) return reply.code(409).send({ error: CONFIG_PATH_UNKNOWN });
+      const admission = admissionOf(deps.config(), sender);
+      const res = await deps.admitPeer(deps.configPath, admission);
+      if (!res.ok)
+        return reply.code(422).send({ error: res.diagnostics.join('\n'), diagnostics: res.diagnostics });
+      await deps.refusedSenders.forget(channel, user_id);
+      deps.logger.info(
+        { channel, user_id, group: admission.group, by: user.peerId },
+        'refused sender admitted from the dashboard',
+      );
+      return reply
+        .code(200)
+        .send({ text: [admitted(user_id, admission.group), ...(res.notes ?? [])].join('\n') });
     },
   );
 
