@@ -1,20 +1,8 @@
 // The pairing step for a refused sender: which [peer_groups] entry would let this person talk to the agent of
 // this channel. The entry names the platform's user id (exact, stable), never a username anyone can change.
+import { type Admission, admissionToml } from '../config/toml-edit-peers.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { channelMatches } from './peer-authz.ts';
-
-export interface Admission {
-  /** The peer group the id goes into: an existing one for this channel and agent, else a new one. */
-  group: string;
-  /** True when `[peer_groups.<group>]` already exists (the id is added to its external_peers). */
-  exists: boolean;
-  channel: string;
-  agents: string[];
-  /** The entry added to external_peers: the sender's id. */
-  peer: string;
-  /** The group's external_peers once the id is in. */
-  externalPeers: string[];
-}
 
 const NAME_PART = /[^A-Za-z0-9_-]+/g;
 
@@ -55,14 +43,4 @@ export function admissionFor(
   };
 }
 
-const list = (items: readonly string[]) => `[${items.map((s) => JSON.stringify(s)).join(', ')}]`;
-
-/** The entry as TOML, e.g. `[peer_groups.telegram-owners]\nchannel = "telegram.main"\n…` (its admitting keys). */
-export function admissionToml(a: Admission): string {
-  return [
-    `[peer_groups.${a.group}]`,
-    `channel = ${JSON.stringify(a.channel)}`,
-    `agents = ${list(a.agents)}`,
-    `external_peers = ${list(a.externalPeers)}`,
-  ].join('\n');
-}
+export { type Admission, admissionToml };

@@ -2,11 +2,34 @@
 // span changes, or one line is added), or a new `[peer_groups.<g>]` section is appended to the file. Comments,
 // blank lines, order and spacing stay as written; the result must parse to the input with only that change.
 import { parse } from 'smol-toml';
-import type { Admission } from '../channel-host/admission.ts';
-import { admissionToml } from '../channel-host/admission.ts';
 import { cannotEdit, notToml, unsafePeerEdit } from './edit-messages.ts';
 import { appendToTable, sameValue, type TomlEditResult } from './toml-edit.ts';
 import { allValues, type ScannedTable, scanToml, TomlScanError } from './toml-scan.ts';
+
+export interface Admission {
+  /** The peer group the id goes into: an existing one for this channel and agent, else a new one. */
+  group: string;
+  /** True when `[peer_groups.<group>]` already exists (the id is added to its external_peers). */
+  exists: boolean;
+  channel: string;
+  agents: string[];
+  /** The entry added to external_peers: the sender's id. */
+  peer: string;
+  /** The group's external_peers once the id is in. */
+  externalPeers: string[];
+}
+
+const list = (items: readonly string[]) => `[${items.map((s) => JSON.stringify(s)).join(', ')}]`;
+
+/** The entry as TOML, e.g. `[peer_groups.telegram-owners]\nchannel = "telegram.main"\n…` (its admitting keys). */
+export function admissionToml(a: Admission): string {
+  return [
+    `[peer_groups.${a.group}]`,
+    `channel = ${JSON.stringify(a.channel)}`,
+    `agents = ${list(a.agents)}`,
+    `external_peers = ${list(a.externalPeers)}`,
+  ].join('\n');
+}
 
 const samePath = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((s, i) => s === b[i]);

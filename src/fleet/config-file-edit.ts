@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { Admission } from '../channel-host/admission.ts';
 import { editHasErrors, fileLocked } from '../config/edit-messages.ts';
 import { loadConfigText } from '../config/load.ts';
 import {
@@ -12,6 +11,7 @@ import {
   setDelegationPolicyMode,
   type TomlEditResult,
 } from '../config/toml-edit.ts';
+import type { Admission } from '../config/toml-edit-peers.ts';
 import { addExternalPeer } from '../config/toml-edit-peers.ts';
 import type { Diagnostic } from '../config/types.ts';
 import { type DeploymentReload, requestDeploymentReload } from './reload-bus.ts';
