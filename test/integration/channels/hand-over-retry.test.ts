@@ -1,4 +1,4 @@
-// A platform that has already delivered an event (the Discord gateway, Slack Socket Mode, which acks first)
+// A platform that has already delivered an event (the Discord gateway, a Slack Socket Mode envelope)
 // never sends it again: when handing it to the runtime fails (Redis briefly away), the adapter retries it.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelHost, InboundEvent, ReceiveResult } from '../../../src/channel-host/types.ts';
@@ -6,7 +6,7 @@ import { waitFor } from '../../helpers/wait.ts';
 import { discordOnFake, type OnFake, slackSocketOnFake } from './on-fake.ts';
 
 /** Throws on the first `failures` hand-overs, as ChannelHost does when Redis is unreachable. */
-function failingHost(failures: number): {
+function failingHost(failures: number | (() => boolean)): {
   host: ChannelHost;
   attempts: InboundEvent[];
   taken: InboundEvent[];
@@ -16,7 +16,8 @@ function failingHost(failures: number): {
   const host: ChannelHost = {
     async receive(e): Promise<ReceiveResult> {
       attempts.push(e as InboundEvent);
-      if (attempts.length <= failures) throw new Error('Connection is closed.');
+      const failing = typeof failures === 'number' ? attempts.length <= failures : failures();
+      if (failing) throw new Error('Connection is closed.');
       taken.push(e as InboundEvent);
       return { accepted: true, conversation: 'c' };
     },
@@ -49,5 +50,49 @@ describe('an event whose hand-over fails is retried, not lost', () => {
     await waitFor(() => taken.length === 1, 10_000, 'the message handed over');
     expect(attempts).toHaveLength(3);
     expect(taken[0]).toMatchObject({ kind: 'message', text: 'still there?' });
+  });
+});
+
+describe('slack socket mode: the envelope is acknowledged only once its event is handed over', () => {
+  it('holds the ack while the hand-over runs', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const taken: string[] = [];
+    const host: ChannelHost = {
+      async receive(e) {
+        const event = e as InboundEvent & { text: string };
+        if (event.text === 'held') await gate;
+        taken.push(event.text);
+        return { accepted: true, conversation: 'c' };
+      },
+    };
+    const on = await slackSocketOnFake(host, 'held', 'held');
+    running = on;
+    const held = on.fake.injectMessage({ channel: 'D1', channel_type: 'im', user: 'U1', text: 'held' });
+    await waitFor(() => on.fake.socket.sent.length === 1, 5000, 'the envelope delivered');
+    // The client's frames arrive in order: had `held` been acked before its hand-over, that ack would be here
+    // before the next envelope's.
+    const next = on.fake.injectMessage({ channel: 'D2', channel_type: 'im', user: 'U1', text: 'next' });
+    await on.fake.socket.waitForAck(next.envelope_id);
+    expect(on.fake.socket.isAcked(held.envelope_id)).toBe(false);
+    release();
+    await on.fake.socket.waitForAck(held.envelope_id);
+    expect(taken).toEqual(['next', 'held']);
+  });
+
+  it("leaves an event it could not hand over unacknowledged, and takes Slack's redelivery once", async () => {
+    let down = true;
+    const { host, attempts, taken } = failingHost(() => down);
+    const on = await slackSocketOnFake(host, 'refused', 'refused', [10, 10]);
+    running = on;
+    const first = on.fake.injectMessage({ channel: 'D1', channel_type: 'im', user: 'U1', text: 'kept' });
+    await waitFor(() => attempts.length === 3, 5000, 'every hand-over attempt failed');
+    down = false;
+    const again = on.fake.socket.redeliver(first);
+    await on.fake.socket.waitForAck(again.envelope_id);
+    expect(taken.map((e) => (e as InboundEvent & { text: string }).text)).toEqual(['kept']);
+    expect(on.fake.socket.isAcked(first.envelope_id)).toBe(false);
   });
 });
