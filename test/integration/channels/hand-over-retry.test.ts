@@ -1,7 +1,12 @@
 // A platform that has already delivered an event (the Discord gateway, a Slack Socket Mode envelope)
 // never sends it again: when handing it to the runtime fails (Redis briefly away), the adapter retries it.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createDiscordAdapter } from '../../../channels/discord/discord-adapter.ts';
+import { lastSeenKey } from '../../../channels/discord/last-seen.ts';
 import type { ChannelHost, InboundEvent, ReceiveResult } from '../../../src/channel-host/types.ts';
+import { createSilentLogger } from '../../../src/core/logger.ts';
+import { startFakeDiscordServer } from '../../fakes/discord-server.ts';
+import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { discordOnFake, type OnFake, slackSocketOnFake } from './on-fake.ts';
 
@@ -94,5 +99,59 @@ describe('slack socket mode: the envelope is acknowledged only once its event is
     await on.fake.socket.waitForAck(again.envelope_id);
     expect(taken.map((e) => (e as InboundEvent & { text: string }).text)).toEqual(['kept']);
     expect(on.fake.socket.isAcked(first.envelope_id)).toBe(false);
+  });
+});
+
+describe('discord: a message whose hand-over failed for good is fetched again later', () => {
+  it('catches the channel up once the host is back, the inbox dropping what it already has', async () => {
+    const redis = testRedis();
+    const prefix = uniquePrefix('hand-over-lost');
+    const discord = await startFakeDiscordServer();
+    let down = false;
+    let failures = 0;
+    const seen = new Set<string>();
+    const taken: string[] = [];
+    // Fails while `down`; dedupes by event id as the inbox does.
+    const host: ChannelHost = {
+      async receive(e) {
+        const event = e as InboundEvent & { text: string };
+        if (down) {
+          failures++;
+          throw new Error('Connection is closed.');
+        }
+        if (seen.has(event.eventId)) return { accepted: false, reason: 'duplicate' };
+        seen.add(event.eventId);
+        taken.push(event.text);
+        return { accepted: true, conversation: 'c' };
+      },
+    };
+    const adapter = createDiscordAdapter({
+      alias: 'lost',
+      botToken: discord.token,
+      apiBaseUrl: discord.apiUrl,
+      logger: createSilentLogger(),
+      lastSeen: { redisUrl: REDIS_URL, prefix },
+      handOverRetryDelaysMs: [10],
+      catchUpRetryMs: 100,
+    });
+    try {
+      await adapter.start(host);
+      discord.injectMessage({ dmUserId: '42', content: 'first' });
+      await waitFor(() => taken.length === 1, 5000, 'the first message');
+      down = true;
+      discord.injectMessage({ dmUserId: '42', content: 'during the outage' });
+      // Both attempts (the first and its one retry) failed: the message is lost to the live path.
+      await waitFor(() => failures === 2, 5000, 'the hand-over given up');
+      expect(await redis.hlen(lastSeenKey(prefix, 'lost'))).toBe(1);
+      down = false;
+      discord.injectMessage({ dmUserId: '42', content: 'after it' });
+      await waitFor(() => taken.length === 3, 5000, 'the lost message fetched again');
+      expect(taken).toEqual(['first', 'after it', 'during the outage']);
+    } finally {
+      await adapter.stop();
+      await discord.close();
+      await deletePrefix(redis, prefix);
+      redis.disconnect();
+    }
   });
 });
