@@ -186,6 +186,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
   };
 
   return {
+    forRun: (runId) => createChannelAsker(deps, { ...ctx, runId }) as ApprovalAsker,
     async ask(tool, args, signal, posted): Promise<AskAnswer> {
       const askOrigin = (o: NonNullable<typeof origin>) =>
         askAt(

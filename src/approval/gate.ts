@@ -15,6 +15,8 @@ export interface ApprovalAsker {
     signal: AbortSignal,
     posted?: (p: PostedPrompt) => void,
   ): Promise<AskAnswer>;
+  /** The same approver path asking for another run of the same tree (a `spawn_subagent` child): its own run id. */
+  forRun?(runId: string): ApprovalAsker;
 }
 
 /** Where one approval prompt went: the channel key and the chat there. */
