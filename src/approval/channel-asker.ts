@@ -16,7 +16,8 @@ import type { ApprovalAsker, AskAnswer, PostedPrompt } from './gate.ts';
 import type { RuntimeDenial } from './types.ts';
 
 export interface AskerDeps {
-  config: BatonConfig;
+  /** The config in effect now, read at each ask (a reload changes channel timeouts and approver channels). */
+  config: () => BatonConfig;
   store: Pick<ApprovalStore, 'createPendingApproval' | 'markUndeliverable'>;
   waiter: Pick<ApprovalWaiter, 'waitForDecision'>;
   delivery: ApprovalDelivery;
@@ -68,14 +69,14 @@ const ANSWER_OF: Record<WaitOutcome['kind'], WaitAnswer> = {
 
 /** An asker for one run; null when the run has no approver path at all (a non-interactive gate). */
 export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAsker | null {
-  const { config, logger } = deps;
+  const { logger } = deps;
   const route = ctx.route?.approver_channel.trim() ? ctx.route : undefined;
   const origin = ctx.routeOnly ? undefined : ctx.origin;
   if (!route && !origin) return null;
 
   const remainingMs = () => (ctx.deadline ? ctx.deadline - Date.now() : Number.POSITIVE_INFINITY);
   const channelTimeoutMs = (key: string) =>
-    (channelOf(config, key)?.approval_timeout_secs ?? DEFAULT_CHANNEL_TIMEOUT_SECS) * 1000;
+    (channelOf(deps.config(), key)?.approval_timeout_secs ?? DEFAULT_CHANNEL_TIMEOUT_SECS) * 1000;
 
   /** A runtime outcome with no record behind it still gets its §14 line. */
   const logUnrecorded = (
@@ -160,7 +161,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     posted: ((p: PostedPrompt) => void) | undefined,
   ): Promise<WaitAnswer> => {
     const written = r.approver_channel.trim();
-    const key = written.includes('.') ? written : resolveApproverChannel(config, written);
+    const key = written.includes('.') ? written : resolveApproverChannel(deps.config(), written);
     if (!key || !(await deps.isLive(key))) {
       logUnrecorded(tool, args, 'unavailable');
       return 'unavailable';

@@ -69,7 +69,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const waiter = createApprovalWaiter({ store: approvalStore, redis, logger });
   const presence = createChannelPresence(redis, prefix, logger);
   const askerDeps = {
-    config,
+    config: () => opts.live?.current() ?? config,
     store: approvalStore,
     waiter,
     delivery: createApprovalDelivery(redis, prefix),
