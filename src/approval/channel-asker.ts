@@ -13,7 +13,7 @@ import { summarizeArgs } from './args-summary.ts';
 import type { ApprovalDelivery } from './card-delivery.ts';
 import { logApprovalDecision } from './decision-log.ts';
 import type { ApprovalAsker, AskAnswer, PostedPrompt } from './gate.ts';
-import type { RuntimeDenial } from './types.ts';
+import type { ApprovalReason, RuntimeDenial } from './types.ts';
 
 export interface AskerDeps {
   /** The config in effect now, read at each ask (a reload changes channel timeouts and approver channels). */
@@ -103,7 +103,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     channel: string,
     to: { chat: string; thread?: string | undefined },
     waitMs: number,
-    prompt: { route: boolean; group: boolean },
+    prompt: { route: boolean; group: boolean; reasons: readonly ApprovalReason[] },
     posted: ((p: PostedPrompt) => void) | undefined,
   ): Promise<WaitAnswer> => {
     if (signal.aborted) return 'cancelled';
@@ -116,6 +116,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
       rootRunId: ctx.rootRunId,
       channel,
       destination: { chat: to.chat, thread: to.thread ?? null },
+      reasons: prompt.reasons,
       routePrompt: prompt.route,
       group: prompt.group,
       // A route means someone other than the requester decides: the fallback prompt in their chat included.
@@ -159,6 +160,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     signal: AbortSignal,
     r: ApprovalRoute,
     posted: ((p: PostedPrompt) => void) | undefined,
+    reasons: readonly ApprovalReason[],
   ): Promise<WaitAnswer> => {
     const written = r.approver_channel.trim();
     const key = written.includes('.') ? written : resolveApproverChannel(deps.config(), written);
@@ -181,14 +183,14 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
       key,
       to,
       waitMs,
-      { route: true, group: dialect.isGroupChat(to.chat) },
+      { route: true, group: dialect.isGroupChat(to.chat), reasons },
       posted,
     );
   };
 
   return {
     forRun: (runId) => createChannelAsker(deps, { ...ctx, runId }) as ApprovalAsker,
-    async ask(tool, args, signal, posted): Promise<AskAnswer> {
+    async ask(tool, args, signal, posted, reasons = []): Promise<AskAnswer> {
       const askOrigin = (o: NonNullable<typeof origin>) =>
         askAt(
           tool,
@@ -197,11 +199,11 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
           o.channel,
           o,
           channelTimeoutMs(o.channel),
-          { route: false, group: o.group },
+          { route: false, group: o.group, reasons },
           posted,
         );
       if (!route) return askOrigin(origin!);
-      const answer = await askRoute(tool, args, signal, route, posted);
+      const answer = await askRoute(tool, args, signal, route, posted, reasons);
       if (answer === 'approve' || answer === 'always' || answer === 'deny' || answer === 'cancelled')
         return answer;
       const fields = { tool, agent: ctx.agent, run_id: ctx.runId, reason: answer };
