@@ -65,8 +65,8 @@ describe('after `baton reload`', () => {
     h.server.script([writeCall('r.txt'), { text: 'done' }]);
     await say('ap1', 'write it');
     const store = createApprovalStore({ redis: h.redis, prefix: h.prefix, logger: createSilentLogger() });
-    let recs: Awaited<ReturnType<typeof store.listPending>> = [];
-    await waitFor(async () => (recs = await store.listPending()).length === 1, 10_000, 'the pending record');
+    await waitFor(async () => (await store.listPending()).length === 1, 10_000, 'the pending record');
+    const recs = await store.listPending();
     // Read back through the record schema; the wait is min(route timeout_secs, channel approval_timeout_secs).
     expect(recs[0]).toMatchObject({ tool: 'file_write', channel: 'telegram.ops', route_prompt: true });
     expect(recs[0]!.expires_at - recs[0]!.created_at).toBe(3000);
