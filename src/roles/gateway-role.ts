@@ -97,7 +97,13 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c, a) => turns.kick(c, a) },
     ...(opts.routes ? { routes: opts.routes } : {}),
     actions,
-    commands: createChatCommands({ config, redis, logger, abortBus, outbox }),
+    commands: createChatCommands({
+      config: () => opts.live?.current() ?? config,
+      redis,
+      logger,
+      abortBus,
+      outbox,
+    }),
   });
   const holder = newWorkerId();
   const presence = createChannelPresence(redis, prefix, logger);
