@@ -20,13 +20,16 @@ import type {
   InboundEvent,
   MessageRef,
   OutboundMessage,
+  ReceiveResult,
   Recipient,
 } from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import { type CatchUp, createCatchUp } from './catch-up.ts';
 import { restCall, toComponents } from './components.ts';
 import { discordDialect } from './dialect.ts';
 import { type Filters, mapButton, mapMessage } from './inbound.ts';
+import { createLastSeenStore } from './last-seen.ts';
 
 /** Discord's limit for a message's content. */
 export const DISCORD_MAX_MESSAGE_LENGTH = discordDialect.capabilities.maxMessageLength;
@@ -45,6 +48,15 @@ export interface DiscordAdapterOptions {
   guildIds?: string[];
   channelIds?: string[];
   logger: Logger;
+  /**
+   * Where the last message seen per channel is kept (Redis): on each new gateway session the messages posted since
+   * are fetched and handed over. Absent: no catch-up (messages posted while no gateway held the channel are missed).
+   */
+  lastSeen?: { redisUrl: string; prefix: string };
+  /** The waits between hand-over attempts (default RECEIVE_RETRY_DELAYS_MS, about 30 s). */
+  handOverRetryDelaysMs?: readonly number[];
+  /** How soon a channel whose hand-over failed for good is caught up again (default 30 s). */
+  catchUpRetryMs?: number;
 }
 
 const waitOf = (d: RateLimitData) => Math.max(d.retryAfter, d.timeToReset, d.sublimitTimeout);
@@ -76,6 +88,7 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
   };
   let client: Client | null = null;
   let host: ChannelHost | null = null;
+  let catchUp: CatchUp | null = null;
   // Aborted on stop: a hand-over still retrying then gives up (logged as lost).
   let stopping = new AbortController();
 
@@ -84,15 +97,19 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
     return client;
   };
 
-  /** The handler's notice for the presser, if any (an approval's ack). */
+  /** The host's answer, or null when the event was lost. */
   // The gateway has already delivered the event (no redelivery), so a failed hand-over is retried here.
-  async function deliver(event: InboundEvent): Promise<string | undefined> {
-    if (!host) return undefined;
-    const result = await receiveWithRetry(host, event, { logger, signal: stopping.signal });
+  async function handOver(event: InboundEvent): Promise<ReceiveResult | null> {
+    if (!host) return null;
+    const result = await receiveWithRetry(host, event, {
+      logger,
+      signal: stopping.signal,
+      ...(opts.handOverRetryDelaysMs ? { delaysMs: opts.handOverRetryDelaysMs } : {}),
+    });
     if (result && !result.accepted) {
       logger.debug({ event_id: event.eventId, reason: result.reason }, 'discord event not taken');
     }
-    return result?.accepted ? result.notice : undefined;
+    return result;
   }
 
   function onMessage(message: Message, botId: string): void {
@@ -101,7 +118,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
       logger.debug({ message_id: message.id, why: mapped.skip }, 'discord message skipped');
       return;
     }
-    void deliver(mapped.event);
+    if (catchUp) catchUp.live(message, mapped.event);
+    else void handOver(mapped.event);
   }
 
   async function onInteraction(interaction: Interaction): Promise<void> {
@@ -121,7 +139,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
         'discord button press not acknowledged',
       );
     });
-    const notice = await deliver(mapped.event);
+    const result = await handOver(mapped.event);
+    const notice = result?.accepted ? result.notice : undefined;
     // Only the presser sees it: an ephemeral follow-up to the (already acknowledged) press.
     if (notice) {
       await interaction.followUp({ content: notice, flags: MessageFlags.Ephemeral }).catch((err: unknown) => {
@@ -167,6 +186,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
     c.on(Events.ShardDisconnect, (event) =>
       logger.warn({ code: event.code }, 'discord gateway disconnected'),
     );
+    // A new session (not a RESUME, which replays what was missed): fetch what was posted meanwhile.
+    c.on(Events.ShardReady, () => catchUp?.connected());
     c.on(Events.ShardResume, (_id, replayed) => logger.info({ replayed }, 'discord gateway resumed'));
     c.rest.on('rateLimited', (d) =>
       logger.debug({ route: d.route, wait_ms: waitOf(d) }, 'discord rate limit'),
@@ -182,6 +203,17 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
       host = h;
       stopping = new AbortController();
       const c = buildClient();
+      const botId = () => c.user?.id ?? '';
+      catchUp = opts.lastSeen
+        ? createCatchUp({
+            store: createLastSeenStore({ ...opts.lastSeen, alias: opts.alias, logger }),
+            client: () => client,
+            map: (message) => mapMessage(message, { key, botId: botId(), filters }),
+            handOver: async (event) => (await handOver(event)) !== null,
+            logger,
+            ...(opts.catchUpRetryMs ? { retryMs: opts.catchUpRetryMs } : {}),
+          })
+        : null;
       client = c;
       const ready = once(c, Events.ClientReady);
       try {
@@ -189,6 +221,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
         await ready;
       } catch (err) {
         client = null;
+        await catchUp?.stop();
+        catchUp = null;
         await c.destroy();
         throw new Error(`discord channel ${key} could not connect: ${errorMessage(err)}`);
       }
@@ -199,6 +233,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
       const c = client;
       client = null;
       host = null;
+      await catchUp?.stop();
+      catchUp = null;
       await c?.destroy();
     },
     async send(to: Recipient, msg: OutboundMessage): Promise<MessageRef> {

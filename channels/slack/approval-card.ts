@@ -7,6 +7,7 @@ import {
   type CardCopy,
   cardAgentValue,
   cardArgs,
+  cardReasons,
   escapeAngles,
   isApprovalId,
   plainCardFields,
@@ -33,12 +34,14 @@ function body(card: ApprovalCard, copy: CardCopy): { text: string; markup: strin
   const f = (key: string) => copy.format(key);
   const e = escapeAngles;
   const shout = f('approval-heading-shout');
+  const reasons = cardReasons(card, copy);
   const bold = (label: string) => `*${e(f(label))}:*`;
   const mrkdwn = [
     `*${e(shout)}* [\`${card.replyToken}\`]`,
     `${bold('approval-tool-label')} \`${e(card.tool)}\``,
     ...(card.agent ? [`${bold('approval-agent-label')} ${cardAgentValue(card, copy, e, e)}`] : []),
     `${bold('approval-args-label')} ${e(cardArgs(card, copy))}`,
+    ...(reasons === null ? [] : [`${bold('approval-reason-label')} ${e(reasons)}`]),
   ];
   const heading = `${shout} [${card.replyToken}]`;
   return { text: [heading, ...plainCardFields(card, copy)].join('\n'), markup: mrkdwn.join('\n') };

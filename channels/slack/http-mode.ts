@@ -1,6 +1,7 @@
 // Slack HTTP mode: `POST /slack/<alias>/events` on the gateway's server for events and interactivity. Each request
-// is verified with the signing secret (v0 HMAC over `v0:<timestamp>:<raw body>`), acknowledged at once (Slack
-// gives 3 s), and handed to the adapter afterwards; a retried delivery maps to the same event id (the inbox dedupes).
+// is verified with the signing secret (v0 HMAC over `v0:<timestamp>:<raw body>`) and answered 200 only once its
+// event is handed over (in the inbox, or the press applied), within Slack's 3 s; otherwise 500, so Slack redelivers
+// the event (X-Slack-Retry-Num) and a retried delivery maps to the same event id (the inbox dedupes).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type {
   ChannelHttpRequest,
@@ -10,11 +11,19 @@ import type {
 import type { Logger } from '../../src/core/logger.ts';
 import {
   BAD_SIGNATURE_BODY,
+  HANDOVER_FAILED_BODY,
+  HTTP_HANDOVER_FAILED,
   HTTP_REQUEST_REJECTED,
   HTTP_REQUEST_SKIPPED,
   HTTP_WORK_FAILED,
   NOT_STARTED_BODY,
 } from './slack-messages.ts';
+
+/**
+ * How long a request waits for its hand-over before it is answered 500: Slack counts a response later than 3 s
+ * as a failure (and redelivers anyway), so the answer must leave before that with room for the network.
+ */
+export const HANDOVER_DEADLINE_MS = 2500;
 
 /** Slack's own bound on a request's age (either direction: clocks drift both ways). */
 export const MAX_TIMESTAMP_SKEW_SECS = 5 * 60;
@@ -83,31 +92,56 @@ export interface SlackHttpEndpointOptions {
   signingSecret: string;
   logger: Logger;
   /** Null until the adapter has started (requests then get a 503, and Slack retries). */
-  handlers: () => {
-    event(event: unknown, retryNum?: number): Promise<void>;
-    action(payload: unknown): Promise<void>;
-  } | null;
+  handlers: () => SlackHttpHandlers | null;
+  deadlineMs?: number;
+}
+
+/**
+ * Each resolves once the event is handed over (rejects when it could not be); `after` is work that may follow
+ * the response (a press's ephemeral notice).
+ */
+export interface SlackHttpHandlers {
+  event(event: unknown, retryNum?: number): Promise<void>;
+  action(payload: unknown): Promise<{ after?: () => Promise<void> } | undefined>;
 }
 
 export interface SlackHttpEndpoint {
   route: ChannelHttpRoute;
-  /** Waits for the work of the requests already acknowledged. */
+  /** Waits for the work of the requests already answered (hand-overs past the deadline, notices). */
   drain(): Promise<void>;
 }
 
 export function createSlackHttpEndpoint(opts: SlackHttpEndpointOptions): SlackHttpEndpoint {
   const key = `slack.${opts.alias}`;
   const log = opts.logger;
-  const pending = new Set<Promise<void>>();
+  const pending = new Set<Promise<unknown>>();
 
-  function later(work: () => Promise<void>): void {
-    const p = Promise.resolve()
-      .then(work)
+  function track(p: Promise<unknown>): void {
+    const settled = p
       .catch((err: unknown) => {
         log.warn({ channel: key, err: err instanceof Error ? err.message : String(err) }, HTTP_WORK_FAILED);
       })
-      .finally(() => pending.delete(p));
-    pending.add(p);
+      .finally(() => pending.delete(settled));
+    pending.add(settled);
+  }
+
+  /** The hand-over's outcome within the deadline: `late` leaves it running (tracked for drain). */
+  async function within<T>(work: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; why: string }> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), opts.deadlineMs ?? HANDOVER_DEADLINE_MS);
+    });
+    try {
+      const first = await Promise.race([work.then((value) => ({ value })), deadline]);
+      if (first !== 'late') return { ok: true, value: first.value };
+      // Still running: it may yet land; Slack's redelivery of it is then dropped by the inbox dedupe.
+      track(work);
+      return { ok: false, why: 'no answer within the deadline' };
+    } catch (err) {
+      return { ok: false, why: err instanceof Error ? err.message : String(err) };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async function handle(req: ChannelHttpRequest): Promise<ChannelHttpResponse> {
@@ -125,9 +159,21 @@ export function createSlackHttpEndpoint(opts: SlackHttpEndpointOptions): SlackHt
     const handlers = opts.handlers();
     if (!handlers) return { status: 503, body: { error: NOT_STARTED_BODY } };
     const retryNum = Number(req.headers['x-slack-retry-num']) || undefined;
-    // Ack first: the response leaves now, the event reaches the inbox right after.
-    if (parsed.kind === 'event') later(() => handlers.event(parsed.event, retryNum));
-    else later(() => handlers.action(parsed.payload));
+    // 200 only once the event is in: after a 200 Slack never sends it again, after a 500 it does.
+    const work: Promise<(() => Promise<void>) | undefined> =
+      parsed.kind === 'event'
+        ? handlers.event(parsed.event, retryNum).then(() => undefined)
+        : handlers.action(parsed.payload).then((r) => r?.after);
+    const outcome = await within(work);
+    if (!outcome.ok) {
+      log.warn(
+        { channel: key, kind: parsed.kind, retry_num: retryNum, err: outcome.why },
+        HTTP_HANDOVER_FAILED,
+      );
+      return { status: 500, body: { error: HANDOVER_FAILED_BODY } };
+    }
+    const after = outcome.value;
+    if (after) track(Promise.resolve().then(after));
     return { status: 200 };
   }
 

@@ -1,11 +1,18 @@
 // The Slack channel on @slack/bolt: Socket Mode or HTTP mode in (messages, mentions, button presses), Web API out.
 import { App, SocketModeReceiver, webApi } from '@slack/bolt';
 import { receiveWithRetry } from '../../src/channel-host/receive-retry.ts';
-import type { ChannelAdapter, ChannelHost, InboundEvent, MessageRef } from '../../src/channel-host/types.ts';
+import type {
+  ChannelAdapter,
+  ChannelHost,
+  InboundEvent,
+  MessageRef,
+  ReceiveResult,
+} from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { boltLogger } from './bolt-logger.ts';
-import { createSlackHttpEndpoint } from './http-mode.ts';
+import { holdEventAcks } from './hold-event-acks.ts';
+import { createSlackHttpEndpoint, type SlackHttpHandlers } from './http-mode.ts';
 import { type InboundContext, type Mapped, mapAction, mapMessage } from './inbound.ts';
 import { isFormattingRejected, mapSendError, messageArgs, SLACK_MAX_MESSAGE_LENGTH } from './outbound.ts';
 import { HTTP_MODE_LISTENING, NO_MODE } from './slack-messages.ts';
@@ -27,6 +34,8 @@ export interface SlackAdapterOptions {
   logger: Logger;
   /** Retries of a call that failed with 5xx or a network error before it surfaces (default 3). */
   retries?: number;
+  /** Socket Mode: the waits between hand-over attempts (default RECEIVE_RETRY_DELAYS_MS, about 30 s). */
+  handOverRetryDelaysMs?: readonly number[];
   /** Socket Mode pong timeout, also the reconnect back-off step (Slack's default: 5000 ms). */
   pingTimeoutMs?: number;
 }
@@ -46,10 +55,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
   const web = new webApi.WebClient(opts.botToken, { ...clientOptions(), logger: boltLogger(log) });
   let receiver: SocketModeReceiver | null = null;
   let cancelReconnects = () => {};
-  let httpHandlers: {
-    event(e: unknown, retryNum?: number): Promise<void>;
-    action(p: unknown): Promise<void>;
-  } | null = null;
+  let httpHandlers: SlackHttpHandlers | null = null;
   const http =
     !opts.appToken && opts.signingSecret
       ? createSlackHttpEndpoint({
@@ -64,41 +70,53 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
   let stopping = new AbortController();
 
   /**
-   * `acknowledged`: Slack already has its ack (Socket Mode), so a failed hand-over is retried here; in HTTP mode
-   * it throws, the response is a 500 and Slack redelivers.
+   * The host's answer, or null when the event could not be handed over. `retried` (Socket Mode): a failed hand-over
+   * is retried here for a while; HTTP mode tries once and throws, the request gets a 500 and Slack redelivers.
    */
-  async function deliver(
+  async function handOver(
     host: ChannelHost,
     mapped: Mapped<InboundEvent>,
     what: string,
-    retryNum?: number,
-    acknowledged = false,
-  ) {
+    retryNum: number | undefined,
+    retried: boolean,
+  ): Promise<ReceiveResult | null> {
     if (!mapped.ok) {
       if (mapped.malformed) log.warn({ channel: key, reason: mapped.reason }, `slack ${what} skipped`);
       else log.debug({ channel: key, reason: mapped.reason }, `slack ${what} skipped`);
-      return;
+      return { accepted: false, reason: 'invalid' }; // skipped: acknowledged, nothing to hand over
     }
     if (retryNum) log.debug({ channel: key, retry_num: retryNum }, 'slack redelivery');
     const event = mapped.event;
-    const result = acknowledged
-      ? await receiveWithRetry(host, event, { logger: log, signal: stopping.signal })
+    const result = retried
+      ? await receiveWithRetry(host, event, {
+          logger: log,
+          signal: stopping.signal,
+          ...(opts.handOverRetryDelaysMs ? { delaysMs: opts.handOverRetryDelaysMs } : {}),
+        })
       : await host.receive(event);
-    if (!result) return;
-    if (!result.accepted) log.debug({ channel: key, reason: result.reason }, `slack ${what} not accepted`);
-    // A press's notice (an approval's ack) goes to the presser alone, as an ephemeral message.
-    else if (result.notice && event.kind === 'action') {
+    if (result && !result.accepted) {
+      log.debug({ channel: key, reason: result.reason }, `slack ${what} not accepted`);
+    }
+    return result;
+  }
+
+  /** A press's notice (an approval's ack) goes to the presser alone, as an ephemeral message. */
+  function noticeOf(mapped: Mapped<InboundEvent>, result: ReceiveResult | null) {
+    if (!mapped.ok || mapped.event.kind !== 'action' || !result?.accepted || !result.notice) return undefined;
+    const { event } = mapped;
+    const text = result.notice;
+    return async () => {
       await web.chat
         .postEphemeral({
           channel: event.chat,
           user: event.sender.id,
-          text: result.notice,
+          text,
           ...(event.thread ? { thread_ts: event.thread } : {}),
         })
         .catch((err: unknown) =>
           log.warn({ channel: key, err: errorMessage(err) }, 'slack press notice failed'),
         );
-    }
+    };
   }
 
   async function inboundContext(): Promise<InboundContext> {
@@ -115,8 +133,14 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
   async function startHttpMode(host: ChannelHost, path: string) {
     const ctx = await inboundContext();
     httpHandlers = {
-      event: (event, retryNum) => deliver(host, mapMessage(event, ctx), 'event', retryNum),
-      action: (payload) => deliver(host, mapAction(payload, ctx), 'button press'),
+      event: async (event, retryNum) => {
+        await handOver(host, mapMessage(event, ctx), 'event', retryNum, false);
+      },
+      action: async (payload) => {
+        const mapped = mapAction(payload, ctx);
+        const after = noticeOf(mapped, await handOver(host, mapped, 'button press', undefined, false));
+        return after ? { after } : undefined;
+      },
     };
     log.info({ channel: key, path }, HTTP_MODE_LISTENING);
   }
@@ -139,15 +163,20 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
       logger,
       clientOptions: clientOptions(),
     });
-    app.event('message', async ({ event, context }) => {
-      await deliver(host, mapMessage(event, ctx), 'message', context.retryNum, true);
+    // Bolt has already asked for the envelope's ack; it leaves once the event is in (see hold-event-acks.ts).
+    const acks = holdEventAcks(r.client, log.child({ channel: key }));
+    app.event('message', async ({ event, body, context }) => {
+      const result = await handOver(host, mapMessage(event, ctx), 'message', context.retryNum, true);
+      if (!result) acks.refuse(body);
     });
-    app.event('app_mention', async ({ event, context }) => {
-      await deliver(host, mapMessage(event, ctx), 'mention', context.retryNum, true);
+    app.event('app_mention', async ({ event, body, context }) => {
+      const result = await handOver(host, mapMessage(event, ctx), 'mention', context.retryNum, true);
+      if (!result) acks.refuse(body);
     });
     app.action(/.*/, async ({ ack, body }) => {
-      await ack(); // first: Slack wants the ack within 3 s, whatever the handler does
-      await deliver(host, mapAction(body, ctx), 'button press', undefined, true);
+      await ack(); // first: Slack wants the ack within 3 s, whatever the handler does (and never resends a press)
+      const mapped = mapAction(body, ctx);
+      await noticeOf(mapped, await handOver(host, mapped, 'button press', undefined, true))?.();
     });
     app.error(async (err) => {
       log.warn({ channel: key, err: err.message }, 'slack event handling failed');

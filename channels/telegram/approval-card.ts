@@ -7,6 +7,7 @@ import {
   type CardCopy,
   cardAgentValue,
   cardArgs,
+  cardReasons,
   escapeAngles,
   isApprovalAction,
   isApprovalId,
@@ -37,10 +38,12 @@ const code = (s: string) => `<code>${escapeAngles(s)}</code>`;
 function body(card: ApprovalCard, copy: CardCopy): { text: string; markup: string } {
   const f = (key: string) => copy.format(key);
   const e = escapeAngles;
+  const reasons = cardReasons(card, copy);
   const html = [
     `${e(f('approval-tool-label'))}: ${code(card.tool)}`,
     ...(card.agent ? [`${e(f('approval-agent-label'))}: ${cardAgentValue(card, copy, code, e)}`] : []),
     `${e(f('approval-args-label'))}: ${code(cardArgs(card, copy))}`,
+    ...(reasons === null ? [] : [`${e(f('approval-reason-label'))}: ${e(reasons)}`]),
   ];
   return {
     text: `🔧 ${f('approval-heading')}\n\n${plainCardFields(card, copy).join('\n')}`,

@@ -117,13 +117,14 @@ function topLevelRun(spec: TopLevelRunSpec): RunContext {
     parentRunId: null,
     parentToolCallId: null,
   };
-  const createGate = (p: SecurityPolicy) =>
+  // A subagent's gate asks the same chat or route, under the child's own run id (its records and live events).
+  const createGate = (p: SecurityPolicy, run = { runId: spec.runId, lineage }) =>
     createApprovalGate({
       policy: p,
       shellExempt: true,
-      asker: spec.asker,
+      asker: run.runId === spec.runId ? spec.asker : (spec.asker?.forRun?.(run.runId) ?? spec.asker),
       onDecision: (o) => services.metrics.countApproval(o),
-      prompts: promptEvents(services, { runId: spec.runId, lineage }),
+      prompts: promptEvents(services, run),
     });
   return {
     services,
@@ -155,22 +156,23 @@ function topLevelRun(spec: TopLevelRunSpec): RunContext {
 
 function subagentRun(spec: SubagentRunSpec): RunContext {
   const { parent, identity, runId } = spec;
+  const lineage: RunLineage = {
+    kind: 'subagent',
+    treeRootId: parent.lineage.treeRootId,
+    parentRunId: parent.runId,
+    parentToolCallId: spec.toolCallId,
+  };
   return {
     ...parent,
     ...identity,
     runId,
-    lineage: {
-      kind: 'subagent',
-      treeRootId: parent.lineage.treeRootId,
-      parentRunId: parent.runId,
-      parentToolCallId: spec.toolCallId,
-    },
+    lineage,
     sessionKey: `subagent-${runId}`,
     // Its background tasks belong to the conversation that spawned it.
     taskScope: taskScopeOf(parent),
     isSubagent: true,
     spawnSite: 'tool',
-    gate: parent.createGate(identity.policy),
+    gate: parent.createGate(identity.policy, { runId, lineage }),
     signal: spec.signal,
   };
 }
@@ -227,13 +229,13 @@ function childRun(spec: ChildRunSpec): RunContext {
     mode: t.mode,
     ...(caller.backgroundTaskId ? { taskId: caller.backgroundTaskId } : {}),
   };
-  const createGate = (p: SecurityPolicy) =>
+  const createGate = (p: SecurityPolicy, run = { runId: spec.runId, lineage }) =>
     createApprovalGate({
       policy: p,
       shellExempt: !routed,
-      asker,
+      asker: run.runId === spec.runId ? asker : (asker?.forRun?.(run.runId) ?? asker),
       onDecision: (o) => services.metrics.countApproval(o),
-      prompts: promptEvents(services, { runId: spec.runId, lineage }),
+      prompts: promptEvents(services, run),
     });
   return {
     services,

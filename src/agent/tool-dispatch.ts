@@ -1,5 +1,7 @@
 // Runs one model tool call: duplicate guard → approval gate → argument validation → tool, never throwing.
+
 import { DENIED_BY_USER, notRunText, OPERATOR_HINT } from '../approval/approval-messages.ts';
+import type { ApprovalReason } from '../channel-host/approval-card.ts';
 import { errorMessage, RunAbortedError } from '../core/errors.ts';
 import type { ToolCall } from '../providers/types.ts';
 import type { RunContext } from '../run-contract/run-context.ts';
@@ -48,7 +50,7 @@ export async function dispatchToolCall(
 
   const parsed = tool.input.safeParse(call.arguments ?? {});
   if (!parsed.success) return fail(zodIssueText(call.name, parsed.error.issues));
-  const result = await executeTool(run, tool, parsed.data, call.id);
+  const result = await executeTool(run, tool, parsed.data, call.id, outcome.deferred);
   run.logger.info({ tool: call.name, tool_call_id: call.id, success: result.success }, 'tool call finished');
   run.services.metrics.countToolCall(call.name, result.success);
   return result;
@@ -59,9 +61,15 @@ async function executeTool(
   tool: Tool,
   input: unknown,
   toolCallId: string,
+  deferredApproval: readonly ApprovalReason[] | undefined,
 ): Promise<ToolResult> {
   try {
-    return await tool.execute(input, { run, toolCallId, signal: run.signal });
+    return await tool.execute(input, {
+      run,
+      toolCallId,
+      signal: run.signal,
+      ...(deferredApproval?.length ? { deferredApproval } : {}),
+    });
   } catch (err) {
     if (err instanceof RunAbortedError || run.signal.aborted) throw err;
     return fail(errorMessage(err));

@@ -1,8 +1,10 @@
 // Pending approvals in Redis (approvals.md §10): the worker creates and waits, the gateway decides by one CAS.
 // Reads are approval-reads.ts, the compare-and-set approval-settle.ts; this file creates and names the moves.
+
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import type { ApprovalReason } from '../channel-host/approval-card.ts';
 import { changeArgs } from '../core/dashboard-changes.ts';
 import { isUuid } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
@@ -40,6 +42,8 @@ export interface NewApproval {
   rootRunId: string;
   channel: string;
   destination: { chat: string; thread?: string | null | undefined };
+  /** Why the operator is asked (the card's `Reason:` line); default none. */
+  reasons?: readonly ApprovalReason[];
   /** A route prompt (shows the `Agent:` line); default false. */
   routePrompt?: boolean;
   /** A group chat (text mode adds the visibility warning); default true. */
@@ -116,6 +120,7 @@ export function createApprovalStore(opts: ApprovalStoreOptions) {
           root_run_id: input.rootRunId,
           channel: input.channel,
           destination,
+          reasons: [...(input.reasons ?? [])],
           route_prompt: input.routePrompt ?? false,
           group: input.group ?? true,
           requester: input.requester ?? null,

@@ -35,6 +35,7 @@ export function cardText(rec: ApprovalRecord): string {
     replyToken: rec.reply_token,
     tool: rec.tool,
     argsSummary: rec.args_summary,
+    reasons: rec.reasons,
     agent: { name: rec.agent, ...(rec.caller ? { caller: rec.caller } : {}) },
     group: false,
   }).text;

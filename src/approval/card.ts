@@ -28,6 +28,7 @@ export function cardOf(rec: ApprovalRecord): ApprovalCard {
     replyToken: rec.reply_token,
     tool: rec.tool,
     argsSummary: rec.args_summary,
+    reasons: rec.reasons,
     ...(rec.route_prompt
       ? { agent: { name: rec.agent, ...(rec.caller ? { caller: rec.caller } : {}) } }
       : {}),

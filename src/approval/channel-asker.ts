@@ -13,10 +13,11 @@ import { summarizeArgs } from './args-summary.ts';
 import type { ApprovalDelivery } from './card-delivery.ts';
 import { logApprovalDecision } from './decision-log.ts';
 import type { ApprovalAsker, AskAnswer, PostedPrompt } from './gate.ts';
-import type { RuntimeDenial } from './types.ts';
+import type { ApprovalReason, RuntimeDenial } from './types.ts';
 
 export interface AskerDeps {
-  config: BatonConfig;
+  /** The config in effect now, read at each ask (a reload changes channel timeouts and approver channels). */
+  config: () => BatonConfig;
   store: Pick<ApprovalStore, 'createPendingApproval' | 'markUndeliverable'>;
   waiter: Pick<ApprovalWaiter, 'waitForDecision'>;
   delivery: ApprovalDelivery;
@@ -68,14 +69,14 @@ const ANSWER_OF: Record<WaitOutcome['kind'], WaitAnswer> = {
 
 /** An asker for one run; null when the run has no approver path at all (a non-interactive gate). */
 export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAsker | null {
-  const { config, logger } = deps;
+  const { logger } = deps;
   const route = ctx.route?.approver_channel.trim() ? ctx.route : undefined;
   const origin = ctx.routeOnly ? undefined : ctx.origin;
   if (!route && !origin) return null;
 
   const remainingMs = () => (ctx.deadline ? ctx.deadline - Date.now() : Number.POSITIVE_INFINITY);
   const channelTimeoutMs = (key: string) =>
-    (channelOf(config, key)?.approval_timeout_secs ?? DEFAULT_CHANNEL_TIMEOUT_SECS) * 1000;
+    (channelOf(deps.config(), key)?.approval_timeout_secs ?? DEFAULT_CHANNEL_TIMEOUT_SECS) * 1000;
 
   /** A runtime outcome with no record behind it still gets its §14 line. */
   const logUnrecorded = (
@@ -102,7 +103,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     channel: string,
     to: { chat: string; thread?: string | undefined },
     waitMs: number,
-    prompt: { route: boolean; group: boolean },
+    prompt: { route: boolean; group: boolean; reasons: readonly ApprovalReason[] },
     posted: ((p: PostedPrompt) => void) | undefined,
   ): Promise<WaitAnswer> => {
     if (signal.aborted) return 'cancelled';
@@ -115,6 +116,7 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
       rootRunId: ctx.rootRunId,
       channel,
       destination: { chat: to.chat, thread: to.thread ?? null },
+      reasons: prompt.reasons,
       routePrompt: prompt.route,
       group: prompt.group,
       // A route means someone other than the requester decides: the fallback prompt in their chat included.
@@ -158,9 +160,10 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
     signal: AbortSignal,
     r: ApprovalRoute,
     posted: ((p: PostedPrompt) => void) | undefined,
+    reasons: readonly ApprovalReason[],
   ): Promise<WaitAnswer> => {
     const written = r.approver_channel.trim();
-    const key = written.includes('.') ? written : resolveApproverChannel(config, written);
+    const key = written.includes('.') ? written : resolveApproverChannel(deps.config(), written);
     if (!key || !(await deps.isLive(key))) {
       logUnrecorded(tool, args, 'unavailable');
       return 'unavailable';
@@ -180,13 +183,14 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
       key,
       to,
       waitMs,
-      { route: true, group: dialect.isGroupChat(to.chat) },
+      { route: true, group: dialect.isGroupChat(to.chat), reasons },
       posted,
     );
   };
 
   return {
-    async ask(tool, args, signal, posted): Promise<AskAnswer> {
+    forRun: (runId) => createChannelAsker(deps, { ...ctx, runId }) as ApprovalAsker,
+    async ask(tool, args, signal, posted, reasons = []): Promise<AskAnswer> {
       const askOrigin = (o: NonNullable<typeof origin>) =>
         askAt(
           tool,
@@ -195,11 +199,11 @@ export function createChannelAsker(deps: AskerDeps, ctx: AskContext): ApprovalAs
           o.channel,
           o,
           channelTimeoutMs(o.channel),
-          { route: false, group: o.group },
+          { route: false, group: o.group, reasons },
           posted,
         );
       if (!route) return askOrigin(origin!);
-      const answer = await askRoute(tool, args, signal, route, posted);
+      const answer = await askRoute(tool, args, signal, route, posted, reasons);
       if (answer === 'approve' || answer === 'always' || answer === 'deny' || answer === 'cancelled')
         return answer;
       const fields = { tool, agent: ctx.agent, run_id: ctx.runId, reason: answer };

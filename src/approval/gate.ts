@@ -1,7 +1,7 @@
 // The approval gate: decides per tool call whether it runs, is approved, or needs an operator (approvals.md §2).
 import { writesExecConfig } from '../security/exec-config.ts';
 import type { SecurityPolicy } from '../security/types.ts';
-import type { ApprovalGate, GateOutcome, RuntimeDenial } from './types.ts';
+import type { ApprovalGate, ApprovalReason, GateOutcome, RuntimeDenial } from './types.ts';
 
 /** The operator's answer, or why the runtime denied the call (kept distinct: §9 texts, §14 logs, the audit). */
 export type AskAnswer = 'approve' | 'always' | 'deny' | RuntimeDenial;
@@ -14,7 +14,11 @@ export interface ApprovalAsker {
     args: unknown,
     signal: AbortSignal,
     posted?: (p: PostedPrompt) => void,
+    /** Why the operator is asked: the card's `Reason:` line. */
+    reasons?: readonly ApprovalReason[],
   ): Promise<AskAnswer>;
+  /** The same approver path asking for another run of the same tree (a `spawn_subagent` child): its own run id. */
+  forRun?(runId: string): ApprovalAsker;
 }
 
 /** Where one approval prompt went: the channel key and the chat there. */
@@ -101,13 +105,20 @@ const gateOutcomeOf = (answer: AskAnswer): GateOutcome =>
 /** A fresh gate; its "Always" list lives as long as the gate (approvals.md §3). */
 export function createApprovalGate(opts: GateOptions): ApprovalGate {
   const always = new Set<string>();
-  const ask = async (tool: string, args: unknown, signal: AbortSignal): Promise<GateOutcome> => {
+  const ask = async (
+    tool: string,
+    args: unknown,
+    signal: AbortSignal,
+    reasons: readonly ApprovalReason[] = [],
+  ): Promise<GateOutcome> => {
     const prompts: string[] = [];
     const posted = (p: PostedPrompt) => {
       prompts.push(p.approvalId);
       opts.prompts?.pending({ ...p, tool });
     };
-    const answer: AskAnswer = opts.asker ? await opts.asker.ask(tool, args, signal, posted) : 'no_approver';
+    const answer: AskAnswer = opts.asker
+      ? await opts.asker.ask(tool, args, signal, posted, reasons)
+      : 'no_approver';
     if (answer === 'always') always.add(tool);
     const outcome = outcomeOf(answer);
     for (const id of prompts) opts.prompts?.settled(id, outcome);
@@ -118,7 +129,12 @@ export function createApprovalGate(opts: GateOptions): ApprovalGate {
     async check(tool, args, signal) {
       const selfGated = isSelfGated(opts.policy, tool, args);
       const req = evaluateRequirement(opts.policy, tool, opts.shellExempt, always, selfGated);
-      return req === 'prompt' ? ask(tool, args, signal) : { kind: 'run' };
+      if (req !== 'prompt') return { kind: 'run' };
+      const reason: ApprovalReason = listed(opts.policy.alwaysAsk, tool) ? 'always_ask' : 'not_auto_approved';
+      // One prompt per call: a self-gated tool (shell, a file_write to an execution config) asks after its own
+      // policy, naming this reason and its own; a call its policy refuses is refused without a prompt.
+      if (selfGated) return { kind: 'run', deferred: [reason] };
+      return ask(tool, args, signal, [reason]);
     },
     askForCommand: ask,
   };

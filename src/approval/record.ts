@@ -3,6 +3,7 @@
 // and the gateway that decides compare one clock whatever the skew between their hosts.
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
+import { APPROVAL_REASONS } from '../channel-host/approval-card.ts';
 import type { Logger } from '../core/logger.ts';
 import { checkRecord } from '../core/redis-record.ts';
 
@@ -50,6 +51,8 @@ export const approvalRecordSchema = z.object({
   /** Channel key `<type>.<alias>`. */
   channel: z.string().min(1),
   destination: destinationSchema,
+  /** Why the operator is asked (the card's `Reason:` line); records written before the field read as none. */
+  reasons: z.array(z.enum(APPROVAL_REASONS)).default([]),
   /** A route prompt shows the `Agent:` line (§12.1); prompts in the originating chat do not. */
   route_prompt: z.boolean().default(false),
   /** The destination is a group chat, guild channel or Slack channel: text mode adds the visibility warning. */

@@ -2,6 +2,20 @@
 // field lines every layout shares, and a press read back from button data. Layouts live in channels/<kind>/.
 export type ApprovalAction = 'approve' | 'always' | 'deny';
 
+/**
+ * Why an operator is asked (the card's `Reason:` line): the gate's rule (`always_ask` lists the tool, or the tool
+ * is not auto-approved) and the tool's own policy (a shell command's risk or write). One prompt names them all.
+ */
+export const APPROVAL_REASONS = [
+  'always_ask',
+  'not_auto_approved',
+  'high_risk_command',
+  'command_writes',
+  'medium_risk_command',
+  'exec_config_write',
+] as const;
+export type ApprovalReason = (typeof APPROVAL_REASONS)[number];
+
 /** A press read back from its button data. */
 export interface ApprovalPress {
   approvalId: string;
@@ -24,6 +38,8 @@ export interface ApprovalCard {
   agent?: { name: string; caller?: string };
   /** A group chat, guild channel or shared channel: the text prompt adds the visibility warning (§12.5). */
   group: boolean;
+  /** Why the operator is asked; absent or empty: no `Reason:` line (records written before the field). */
+  reasons?: readonly ApprovalReason[];
 }
 
 /** The catalog as a card layout uses it: the dialect picks the keys (its platform's copy), the catalog the words. */
@@ -84,15 +100,27 @@ export function cardAgentValue(
   );
 }
 
-/** `Tool: …`, [`Agent: …`], `Args: …` as plain text: the fields of every layout's plain form. */
+/** The `Reason:` value (`always_ask lists shell; the command may write`), or null when the card has no reason. */
+export function cardReasons(card: ApprovalCard, copy: CardCopy): string | null {
+  const reasons = card.reasons ?? [];
+  // The supervised default alone is the spec's plain prompt (approvals.md §12): no `Reason:` line.
+  if (reasons.length === 0 || (reasons.length === 1 && reasons[0] === 'not_auto_approved')) return null;
+  return reasons
+    .map((r) => copy.format(`approval-reason-${r.replaceAll('_', '-')}`, { tool: card.tool }))
+    .join('; ');
+}
+
+/** `Tool: …`, [`Agent: …`], `Args: …`, [`Reason: …`] as plain text: the fields of every layout's plain form. */
 export function plainCardFields(card: ApprovalCard, copy: CardCopy): string[] {
   const same = (s: string) => s;
+  const reasons = cardReasons(card, copy);
   return [
     `${copy.format('approval-tool-label')}: ${card.tool}`,
     ...(card.agent
       ? [`${copy.format('approval-agent-label')}: ${cardAgentValue(card, copy, same, same)}`]
       : []),
     `${copy.format('approval-args-label')}: ${cardArgs(card, copy)}`,
+    ...(reasons === null ? [] : [`${copy.format('approval-reason-label')}: ${reasons}`]),
   ];
 }
 

@@ -1,6 +1,7 @@
 // Handing an event to the host again when the hand-over itself failed (Redis down, a restart of it): platforms
-// whose delivery is already acknowledged (the Discord gateway, Slack Socket Mode) would otherwise lose it. The
-// inbox dedupes by event id, so a hand-over that did land before the error is not taken twice.
+// that do not resend (the Discord gateway; Slack's button presses) would otherwise lose it, and Slack Socket
+// Mode's events get their ack only after it. The inbox dedupes by event id, so a hand-over that did land before
+// the error is not taken twice.
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { ChannelHost, InboundEvent, ReceiveResult } from './types.ts';

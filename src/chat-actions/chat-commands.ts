@@ -19,7 +19,8 @@ import { createSessionAbort } from '../fleet/session-abort.ts';
 import { createSessionModelStore, sessionProviderRef } from '../session/session-model.ts';
 
 export interface ChatCommandDeps {
-  config: BatonConfig;
+  /** The config in effect now (after a reload, the reloaded one): read at each command. */
+  config: () => BatonConfig;
   redis: Redis;
   logger: Logger;
   abortBus: AbortBus;
@@ -28,7 +29,7 @@ export interface ChatCommandDeps {
 }
 
 export function createChatCommands(d: ChatCommandDeps): ChatCommandHandler {
-  const prefix = d.config.redis.prefix;
+  const prefix = d.config().redis.prefix; // restart-only: a reload keeps the running prefix
   const running = createRunningTurns(d.redis, prefix, d.logger);
   const abort = createSessionAbort(running, d.abortBus);
   const tasks = createTaskList(d.redis, prefix);
@@ -36,19 +37,20 @@ export function createChatCommands(d: ChatCommandDeps): ChatCommandHandler {
 
   async function status(conversation: string, agent: string, sender: string): Promise<string> {
     const scope = { agent_alias: agent, session_key: conversation };
+    const config = d.config();
     const [turn, stored, listed] = await Promise.all([
       running.get(conversation),
       models.get(agent, conversation),
       tasks.list({ status: 'running' }),
     ]);
     const ref = sessionProviderRef(
-      d.config,
+      config,
       stored,
-      agentOf(d.config, agent)?.model_provider ?? '',
+      agentOf(config, agent)?.model_provider ?? '',
       d.logger,
       scope,
     );
-    const model = providerOf(d.config, ref)?.model;
+    const model = providerOf(config, ref)?.model;
     // Task records name the asking sender (`<channel>:<user>`), not the chat: this chat's user's tasks.
     const mine = listed.filter((t) => t.sender === sender);
     return statusText({

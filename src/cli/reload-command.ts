@@ -1,4 +1,5 @@
 // `baton reload`: asks every process of the deployment (same Redis prefix) to reload its own config file.
+// Exit 0 only when every process reached acknowledged and applied it; 1 when any rejected it or none answered.
 import { loadConfigFile } from '../config/index.ts';
 import { ackApplied, ackRejected, ackRestartOnly, reloadAcknowledged } from '../config/reload-messages.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
@@ -29,7 +30,10 @@ export async function reloadCommand(
       );
       if (a.restart_only.length) io.out(ackRestartOnly(a.restart_only));
     }
-    return 0;
+    // Success only when every process reached answered and applied the file: a rejection, silence (nobody
+    // listening, or a process that did not answer in time) is a failed reload for scripts and deploy hooks.
+    const allApplied = res.acks.length > 0 && res.acks.length >= res.reached && res.acks.every((a) => a.ok);
+    return allApplied ? 0 : 1;
   } finally {
     await redis.quit().catch(() => redis.disconnect());
   }

@@ -15,6 +15,7 @@ const RESTART_ONLY = [
   ['worker', 'concurrency'],
   ['worker', 'background_concurrency'],
   ['worker', 'shutdown_grace_secs'],
+  ['worker', 'transcript_max_entries'],
 ] as const;
 
 /** Keys a running channel adapter (or its reply pump) was built with. */

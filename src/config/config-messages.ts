@@ -70,6 +70,9 @@ export const delegateDangling = (a: string, i: number, t: string): string =>
   `${entry(a, 'delegates', i)}.agent = "${t}" but ${formatPath(['agents', t])} is not configured`;
 export const delegateDuplicate = (a: string, i: number, t: string): string =>
   `${entry(a, 'delegates', i)}.agent = "${t}" duplicates an earlier delegate target`;
+/** A window larger than the stored transcript could never be filled: said, not silently capped. */
+export const historyWindowExceedsTranscript = (p: string, window: number, kept: number): string =>
+  `${formatPath(['runtime_profiles', p, 'max_history_messages'])} = ${window} exceeds worker.transcript_max_entries = ${kept}: the model cannot be sent more messages than a session keeps`;
 export const riskProfileMissing = (a: string): string =>
   `${formatPath(['agents', a, 'risk_profile'])} must reference a configured [risk_profiles.<alias>] entry`;
 /** `ref` is `<type>.<alias>` as written, so `channels.<ref>` reads `channels.<type>.<alias>`. */

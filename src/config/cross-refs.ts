@@ -7,6 +7,7 @@ import {
   delegateDuplicate,
   delegateEmpty,
   delegateSelf,
+  historyWindowExceedsTranscript,
   riskProfileMissing,
 } from './config-messages.ts';
 import { hasEntry as has } from './lookup.ts';
@@ -45,6 +46,12 @@ export function checkCrossRefs(config: BatonConfig): Diagnostic[] {
       if (!has(config.cron, job.trim()))
         error(['agents', a, 'cron_jobs', i], cronJobMissing(a, i, job.trim()));
     });
+  }
+  const kept = config.worker.transcript_max_entries;
+  for (const [p, profile] of Object.entries(config.runtime_profiles)) {
+    const window = profile.max_history_messages;
+    if (window !== undefined && window > kept)
+      error(['runtime_profiles', p, 'max_history_messages'], historyWindowExceedsTranscript(p, window, kept));
   }
   return out;
 }

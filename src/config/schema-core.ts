@@ -23,6 +23,9 @@ export const workerSchema = table({
   concurrency: intAtLeast(1).default(16),
   background_concurrency: intAtLeast(1).default(8),
   shutdown_grace_secs: nonNegInt().default(30),
+  // [baton decision] Stored transcript per session (the dashboard reads it whole; the model sees only its window,
+  // max_history_messages): the newest this many entries (messages and tool calls/results) are kept.
+  transcript_max_entries: intAtLeast(1).default(10_000),
 });
 
 export type RedisShape = z.output<typeof redisSchema>;

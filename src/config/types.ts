@@ -252,7 +252,13 @@ export interface BatonConfig {
     /** With api_token: `token` (default) shows /healthz details and /metrics only to the bearer. */
     health_detail?: 'public' | 'token';
   };
-  worker: { concurrency: number; background_concurrency: number; shutdown_grace_secs: number };
+  worker: {
+    concurrency: number;
+    background_concurrency: number;
+    shutdown_grace_secs: number;
+    /** Entries of a session's stored transcript kept (the newest); the model's window is max_history_messages. */
+    transcript_max_entries: number;
+  };
   /** Keyed by `<type>.<alias>`. */
   providers: Record<string, ProviderEntry>;
   reliability: ReliabilityConfig;

@@ -85,7 +85,13 @@ function storedSeq(raw: string): number | '' {
   }
 }
 
-export function createConversationInbox(redis: Redis, prefix: string, logger: Logger): ConversationInbox {
+/** `historyMaxStored`: `[worker] transcript_max_entries`, the entries a session's stored transcript keeps. */
+export function createConversationInbox(
+  redis: Redis,
+  prefix: string,
+  logger: Logger,
+  historyMaxStored = HISTORY_MAX_STORED,
+): ConversationInbox {
   const keys = inboxKeys(prefix);
   const inboxKey = keys.inbox;
   const activeKey = keys.active;
@@ -169,7 +175,7 @@ export function createConversationInbox(redis: Redis, prefix: string, logger: Lo
           }),
           turn.turnId,
           HISTORY_TTL_SECS,
-          HISTORY_MAX_STORED,
+          historyMaxStored,
           sessionIndexMember(history.agent, history.sessionKey),
           ...changeArgs(prefix, 'sessions', conversation),
           ...history.messages.map((m) => JSON.stringify(m)),

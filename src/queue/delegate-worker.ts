@@ -3,7 +3,7 @@ import { Worker } from 'bullmq';
 import { executeRun } from '../agent/execute-run.ts';
 import { errorMessage } from '../core/errors.ts';
 import { delegateJobPayloadSchema } from '../delegation/delegation-services.ts';
-import { turnServices } from '../run-contract/live-services.ts';
+import { currentConfig, turnServices } from '../run-contract/live-services.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
 import { WORKER_SHUTDOWN } from '../tools/delegate/delegate-messages.ts';
 import { runBackgroundTask } from '../tools/delegate/run-background.ts';
@@ -45,7 +45,7 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
         {
           redis: jobServices.redis,
           prefix: opts.prefix,
-          config: jobServices.config,
+          config: currentConfig(jobServices),
           redact: jobServices.redact,
         },
         rec,

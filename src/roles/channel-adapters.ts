@@ -14,7 +14,11 @@ import type { Logger } from '../core/logger.ts';
 import { renderChatMarkdown, renderChatPlain } from '../web/markdown.ts';
 
 /** Undefined: the channel cannot run in this build (logged by the factory). */
-type Factory<C extends ChannelConfig> = (cfg: C, logger: Logger) => ChannelAdapter | undefined;
+type Factory<C extends ChannelConfig> = (
+  cfg: C,
+  logger: Logger,
+  config: BatonConfig,
+) => ChannelAdapter | undefined;
 
 /** One entry per platform whose adapter is in this build. */
 const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig, { type: T }>> } = {
@@ -41,13 +45,15 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
           : undefined,
       logger,
     }),
-  discord: (cfg, logger) =>
+  discord: (cfg, logger, config) =>
     createDiscordAdapter({
       alias: cfg.alias,
       botToken: cfg.bot_token ?? '',
       apiBaseUrl: cfg.api_base_url,
       guildIds: cfg.guild_ids,
       channelIds: cfg.channel_ids,
+      // The last message seen per Discord channel: what a (re)connect catches up from.
+      lastSeen: { redisUrl: config.redis.url, prefix: config.redis.prefix },
       logger,
     }),
 };
@@ -67,11 +73,11 @@ function build(cfg: ChannelConfig, logger: Logger, web: () => WebChatHub, config
         logger: log,
       });
     case 'telegram':
-      return FACTORIES.telegram?.(cfg, log);
+      return FACTORIES.telegram?.(cfg, log, config);
     case 'discord':
-      return FACTORIES.discord?.(cfg, log);
+      return FACTORIES.discord?.(cfg, log, config);
     case 'slack':
-      return FACTORIES.slack?.(cfg, log);
+      return FACTORIES.slack?.(cfg, log, config);
   }
 }
 

@@ -98,7 +98,13 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c, a) => turns.kick(c, a) },
     ...(opts.routes ? { routes: opts.routes } : {}),
     actions,
-    commands: createChatCommands({ config, redis, logger, abortBus, outbox }),
+    commands: createChatCommands({
+      config: () => opts.live?.current() ?? config,
+      redis,
+      logger,
+      abortBus,
+      outbox,
+    }),
     refused: createRefusedSenders(redis, prefix, logger),
   });
   const holder = newWorkerId();

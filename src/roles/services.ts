@@ -100,7 +100,7 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     logger,
     workerId: newWorkerId(),
     redact,
-    history: createHistoryStore(redis, prefix, logger),
+    history: createHistoryStore(redis, prefix, logger, config.worker.transcript_max_entries),
     sessionModels: createSessionModelStore(redis, prefix),
     treeBudget: createTreeBudget(redis, prefix, logger),
     buckets: createActionBuckets(redis, prefix),

@@ -69,7 +69,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const waiter = createApprovalWaiter({ store: approvalStore, redis, logger });
   const presence = createChannelPresence(redis, prefix, logger);
   const askerDeps = {
-    config,
+    config: () => opts.live?.current() ?? config,
     store: approvalStore,
     waiter,
     delivery: createApprovalDelivery(redis, prefix),
@@ -106,7 +106,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   for (const line of report.lines)
     logger[line.level]({ worker_id: services.workerId, shell: report.shell }, line.text);
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
-  const inbox = createConversationInbox(redis, prefix, logger);
+  const inbox = createConversationInbox(redis, prefix, logger, config.worker.transcript_max_entries);
   const turns = createTurnQueue(url, prefix);
   const outbox = createReplyOutbox(redis, prefix, outboundRedactor(services));
   const worker = startTurnWorker({

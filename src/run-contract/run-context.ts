@@ -119,8 +119,11 @@ export interface RunContext {
   /** The chat the turn came from, if any: its channel's excluded_tools apply, and it is the originating chat. */
   origin: Recipient | undefined;
   gate: ApprovalGate;
-  /** Builds a fresh gate like this run's (same approver path) for a child that inherits it. */
-  createGate(policy: SecurityPolicy): ApprovalGate;
+  /**
+   * Builds a fresh gate like this run's (same approver path) for a child that inherits it; given the child's
+   * run, its prompts are that run's (the approval record's `run_id`, the live tree's pending approvals).
+   */
+  createGate(policy: SecurityPolicy, run?: { runId: string; lineage: RunLineage }): ApprovalGate;
   signal: AbortSignal;
   logger: Logger;
   /** delegate capability (delegate.md §7): undefined = a top-level instance, null = no delegate at all. */

@@ -1,5 +1,6 @@
 // The Tool contract and the context a tool runs in.
 import type { ZodType } from 'zod';
+import type { ApprovalReason } from '../channel-host/approval-card.ts';
 import type { ToolSpec } from '../providers/types.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -13,6 +14,8 @@ export interface ToolContext {
   run: RunContext;
   toolCallId: string;
   signal: AbortSignal;
+  /** The gate left this call's operator prompt to the tool (shell), for these reasons (approval gate `deferred`). */
+  deferredApproval?: readonly ApprovalReason[];
 }
 
 export interface Tool<I = unknown> {

@@ -10,7 +10,8 @@ import { sessionIndexKey, sessionIndexMember } from './session-index.ts';
 
 const appendHistory = loadRedisScript(join(import.meta.dirname, 'lua', 'append-history-3.lua'));
 export const HISTORY_TTL_SECS = 30 * 24 * 60 * 60;
-export const HISTORY_MAX_STORED = 400;
+/** `[worker] transcript_max_entries` unset: entries kept per session (the full transcript, not the model's window). */
+export const HISTORY_MAX_STORED = 10_000;
 
 /** A session's history list and the set of turn ids already in it (the turn worker also writes them in Lua). */
 export function historyKeys(
@@ -35,7 +36,12 @@ export interface HistoryStore {
   clear(agent: string, sessionKey: string): Promise<void>;
 }
 
-export function createHistoryStore(redis: Redis, prefix: string, logger: Logger): HistoryStore {
+export function createHistoryStore(
+  redis: Redis,
+  prefix: string,
+  logger: Logger,
+  maxStored = HISTORY_MAX_STORED,
+): HistoryStore {
   const key = (agent: string, session: string) => historyKeys(prefix, agent, session)[0];
   return {
     async load(agent, sessionKey, limit = 50) {
@@ -51,7 +57,7 @@ export function createHistoryStore(redis: Redis, prefix: string, logger: Logger)
       const res = await appendHistory(redis, keys, [
         turnId,
         HISTORY_TTL_SECS,
-        HISTORY_MAX_STORED,
+        maxStored,
         sessionIndexMember(agent, sessionKey),
         ...changeArgs(prefix, 'sessions', sessionKey),
         ...messages.map((m) => JSON.stringify(m)),

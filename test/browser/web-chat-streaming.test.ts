@@ -5,18 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, NO_CHROMIUM, readmeScreenshot, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { WEB_CHAT_TOML } from './web-chat-toml.ts';
 
-// The web chat test's channel (not imported: importing a test file would run its tests here too).
-const WEB_CHAT_TOML = `
-[channels.web.main]
-enabled = true
-title = "Test chat"
-
-[peer_groups.web]
-channel = "web"
-agents = ["main"]
-external_peers = ["web:local"]
-
+/** `main` may delegate to `writer` (on `writer-model`) without asking; `writer` sorts after `main`, so `main` answers. */
+const withWriter = (toml: string) =>
+  `${toml
+    .replace(
+      '[risk_profiles.default]\n',
+      '[risk_profiles.default]\ndelegation_policy = { mode = "allow" }\nauto_approve = ["delegate"]\n',
+    )
+    .replace('[agents.main]\n', '[agents.main]\ndelegates = ["writer"]\n')}
 [providers.models.custom.writer]
 uri = "\${MODEL_URI}"
 model = "writer-model"
@@ -25,15 +23,6 @@ model = "writer-model"
 model_provider = "custom.writer"
 risk_profile = "default"
 `;
-
-/** `main` may delegate to `writer` without asking. */
-const withDelegation = (toml: string) =>
-  toml
-    .replace(
-      '[risk_profiles.default]\n',
-      '[risk_profiles.default]\ndelegation_policy = { mode = "allow" }\nauto_approve = ["delegate"]\n',
-    )
-    .replace('[agents.main]\n', '[agents.main]\ndelegates = ["writer"]\n');
 
 let h: RuntimeHarness;
 let browser: Browser;
@@ -56,7 +45,7 @@ describe.skipIf(!hasChromium)(
   `web chat streaming in Chromium${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM})`}`,
   () => {
     beforeAll(async () => {
-      h = await createRuntimeHarness('web-chat-stream', withDelegation(runtimeToml(WEB_CHAT_TOML)), {
+      h = await createRuntimeHarness('web-chat-stream', withWriter(runtimeToml(WEB_CHAT_TOML)), {
         platformChannels: true,
         ops: {},
       });

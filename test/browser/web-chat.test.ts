@@ -4,17 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
-
-export const WEB_CHAT_TOML = `
-[channels.web.main]
-enabled = true
-title = "Test chat"
-
-[peer_groups.web]
-channel = "web"
-agents = ["main"]
-external_peers = ["web:local"]
-`;
+import { WEB_CHAT_TOML } from './web-chat-toml.ts';
 
 let h: RuntimeHarness;
 let browser: Browser;

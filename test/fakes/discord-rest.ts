@@ -65,6 +65,24 @@ function invalidComponents(components: unknown): string | null {
   return null;
 }
 
+/**
+ * GET /channels/:id/messages?after=&limit= (1–100, default 50): the channel's messages after that id, oldest
+ * first taken, answered newest first as Discord does. Only `after` paging is served.
+ */
+function history(fake: FakeDiscordServer, channelId: string, call: DiscordCall, reply: Reply): true {
+  const q = new URLSearchParams(call.query);
+  const after = q.get('after');
+  const limit = Number(q.get('limit') ?? 50);
+  if (!after || !/^\d+$/.test(after)) return formError(reply, 'fake discord: only ?after= paging is served');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) return formError(reply, 'limit: 1 to 100');
+  const page = [...fake.messages.values()]
+    .filter((m) => m.channel_id === channelId && BigInt(m.id) > BigInt(after))
+    .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+    .slice(0, limit)
+    .reverse();
+  return reply(200, page);
+}
+
 const formError = (reply: Reply, detail: string): true =>
   reply(400, { message: 'Invalid Form Body', code: 50035, errors: { detail } });
 
@@ -127,6 +145,8 @@ export function routeRest(
   if (!channel) return reply(404, { message: 'Unknown Channel', code: 10003 });
   if (method === 'GET' && parts.length === 2) return reply(200, channel);
   if (method === 'POST' && parts[2] === 'typing' && parts.length === 3) return reply(204);
+  if (method === 'GET' && parts[2] === 'messages' && parts.length === 3)
+    return history(fake, channel.id, call, reply);
   const body = (call.body ?? {}) as { content?: unknown; components?: unknown };
   if (parts[2] !== 'messages') return reply(404, { message: '404: Not Found', code: 0 });
   const content = typeof body.content === 'string' ? body.content : undefined;

@@ -30,23 +30,30 @@ export function createFileWriteTool(): Tool<FileWriteInput> {
       additionalProperties: false,
     },
     input: fileWriteInput,
-    execute: guardedExecute(NAME, fileWriteInput, async ({ path, content }, { run, signal }) => {
-      const refused = readOnlyBlock(run, NAME);
-      if (refused) return refused;
-      const check = checkPath(run.policy, path, 'write');
-      if (!check.ok) return fail(check.error);
-      const size = Buffer.byteLength(content, 'utf8');
-      if (size > FILE_WRITE_CAP_BYTES) return fail(text.contentTooLarge(size, FILE_WRITE_CAP_BYTES));
-      const existing = await stat(check.path).catch(() => null);
-      if (existing && !existing.isFile()) return fail(text.notAFile(path));
-      if (writesExecConfig(run.policy.workspaceDir, path)) {
-        const held = await gateExecConfigWrite(run, NAME, { path, content }, signal);
-        if (held) return held;
-      }
-      const spent = await chargeAction(run);
-      if (spent) return spent;
-      await writeFileAtomic(check.path, content);
-      return ok(`Wrote ${size} bytes to ${path}`);
-    }),
+    execute: guardedExecute(
+      NAME,
+      fileWriteInput,
+      async ({ path, content }, { run, signal, deferredApproval }) => {
+        const refused = readOnlyBlock(run, NAME);
+        if (refused) return refused;
+        const check = checkPath(run.policy, path, 'write');
+        if (!check.ok) return fail(check.error);
+        const size = Buffer.byteLength(content, 'utf8');
+        if (size > FILE_WRITE_CAP_BYTES) return fail(text.contentTooLarge(size, FILE_WRITE_CAP_BYTES));
+        const existing = await stat(check.path).catch(() => null);
+        if (existing && !existing.isFile()) return fail(text.notAFile(path));
+        // The gate left the prompt here when it judged this an execution-config write: asked once, whatever.
+        const execConfig = writesExecConfig(run.policy.workspaceDir, path);
+        if (execConfig || deferredApproval?.length) {
+          const args = { path, content };
+          const held = await gateExecConfigWrite(run, NAME, args, signal, deferredApproval, execConfig);
+          if (held) return held;
+        }
+        const spent = await chargeAction(run);
+        if (spent) return spent;
+        await writeFileAtomic(check.path, content);
+        return ok(`Wrote ${size} bytes to ${path}`);
+      },
+    ),
   };
 }

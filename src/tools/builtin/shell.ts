@@ -2,6 +2,7 @@
 import { mkdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { DENIED_BY_USER, notRunText } from '../../approval/approval-messages.ts';
+import type { ApprovalReason } from '../../channel-host/approval-card.ts';
 import { RunAbortedError } from '../../core/errors.ts';
 import { fail, ok, type Tool } from '../../run-contract/tool.ts';
 import { checkCommand } from '../../security/command-policy.ts';
@@ -14,6 +15,12 @@ const NAME = 'shell';
 
 export const shellInput = z.object({ command: z.string() });
 export type ShellInput = z.infer<typeof shellInput>;
+
+/** Why the command policy wants an operator: high risk first, then a write, else medium risk. */
+function commandReason(check: { risk: string; writes: boolean }): ApprovalReason {
+  if (check.risk === 'high') return 'high_risk_command';
+  return check.writes ? 'command_writes' : 'medium_risk_command';
+}
 
 export function createShellTool(): Tool<ShellInput> {
   return {
@@ -39,8 +46,14 @@ export function createShellTool(): Tool<ShellInput> {
       const early = await sandbox.decide(run.policy.sandbox);
       if (early.mode === 'refused') return fail(sandboxText.unavailable(early.reason ?? ''));
 
-      if (check.needsApproval) {
-        const outcome = await run.gate.askForCommand(NAME, { command }, ctx.signal);
+      // One prompt for the call: the gate's reason (always_ask, not auto-approved), left to this tool, and the
+      // command policy's (its risk or write), on one card with one decision and one record.
+      const reasons = [
+        ...(ctx.deferredApproval ?? []),
+        ...(check.needsApproval ? [commandReason(check)] : []),
+      ];
+      if (reasons.length > 0) {
+        const outcome = await run.gate.askForCommand(NAME, { command }, ctx.signal, reasons);
         if (outcome.kind === 'denied_by_user') return fail(DENIED_BY_USER);
         if (outcome.kind === 'denied_by_runtime') return fail(notRunText(outcome.reason, NAME));
       }

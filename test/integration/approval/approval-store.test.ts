@@ -262,7 +262,7 @@ describe('the reaper pass', () => {
   });
 });
 
-it('stores exactly the §10 fields, plus how its card is drawn (route prompt, group chat) and the requester', async () => {
+it('stores exactly the §10 fields, plus how its card is drawn (reasons, route prompt, group chat) and the requester', async () => {
   const rec = await worker.createPendingApproval(newApproval());
   expect(Object.keys(await admin.hgetall(keys.record(rec.approval_id))).sort()).toEqual(
     [
@@ -277,6 +277,7 @@ it('stores exactly the §10 fields, plus how its card is drawn (route prompt, gr
       'root_run_id',
       'channel',
       'destination',
+      'reasons',
       'route_prompt',
       'group',
       'requester',

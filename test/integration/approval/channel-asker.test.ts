@@ -34,7 +34,7 @@ risk_profile = "default"
 const live = new Set<string>(['telegram.ops']);
 const posts: { channel: string; id: string; to: Recipient }[] = [];
 const deps = {
-  config,
+  config: () => config,
   store,
   waiter,
   delivery: {

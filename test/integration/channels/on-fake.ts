@@ -79,6 +79,7 @@ export async function slackSocketOnFake(
   host: ChannelHost,
   alias: string,
   tokens: string,
+  handOverRetryDelaysMs?: readonly number[],
 ): Promise<OnFake<FakeSlackServer>> {
   const fake = await startFakeSlack();
   const adapter = createSlackAdapter({
@@ -89,6 +90,7 @@ export async function slackSocketOnFake(
     channelIds: [],
     threadReplies: true,
     logger: createSilentLogger(),
+    ...(handOverRetryDelaysMs ? { handOverRetryDelaysMs } : {}),
   });
   return started(fake, adapter, host, async () => {
     await fake.socket.waitForNoSockets();

@@ -1,7 +1,7 @@
 // Slack HTTP mode through the gateway's real HTTP server: signed events and interactivity at
 // POST /slack/<alias>/events, the real runtime on Redis, replies through the fake Slack Web API.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { InboundAction } from '../../../src/channel-host/types.ts';
+import { conversationId, type InboundAction } from '../../../src/channel-host/types.ts';
 import { postSlackEvent, postSlackInteraction } from '../../fakes/slack-http.ts';
 import { blockActions, eventCallback, messageEvent, nextTs } from '../../fakes/slack-payloads.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
@@ -110,6 +110,29 @@ describe('slack HTTP mode', () => {
       'echo: after',
     ]);
     expect(h.server.requests).toHaveLength(2);
+  });
+
+  it('answers 500 while the event cannot reach the inbox, and takes the redelivery once', async () => {
+    const channel = freshChannel();
+    const payload = userMessage(channel, 'not lost');
+    const ts = (payload.event as { ts: string }).ts;
+    // A real Redis error on the hand-over: the conversation's inbox key holds a string, so the ingest script
+    // refuses the event (and writes nothing, the dedupe mark included).
+    const inbox = `${h.prefix}:inbox:${conversationId('slack.web', channel, ts)}`;
+    await h.redis.set(inbox, 'not a list');
+    const first = await postSlackEvent(url, SECRET, payload);
+    expect(first.status).toBe(500);
+    await h.redis.del(inbox);
+    // Slack redelivers what got no 2xx; the first try never got in, so this one is the turn.
+    expect((await postSlackEvent(url, SECRET, payload, { retryNum: 1 })).status).toBe(200);
+    expect((await postSlackEvent(url, SECRET, payload, { retryNum: 2 })).status).toBe(200);
+    await fake.waitForMessages(1, channel);
+    expect((await postSlackEvent(url, SECRET, userMessage(channel, 'after'))).status).toBe(200);
+    await fake.waitForMessages(2, channel);
+    expect(fake.messages.filter((m) => m.channel === channel).map((m) => m.text)).toEqual([
+      'echo: not lost',
+      'echo: after',
+    ]);
   });
 
   it('hands a form-encoded button press to the action handler', async () => {

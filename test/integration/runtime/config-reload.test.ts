@@ -7,9 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { reloadCommand } from '../../../src/cli/reload-command.ts';
 import { loadConfigText } from '../../../src/config/index.ts';
 import { createLiveConfig, type LiveConfig } from '../../../src/config/live-config.ts';
-import { reloadApplied, reloadRejected, reloadRestartOnly } from '../../../src/config/reload-messages.ts';
+import {
+  ackApplied,
+  ackRejected,
+  reloadAcknowledged,
+  reloadApplied,
+  reloadRejected,
+  reloadRestartOnly,
+} from '../../../src/config/reload-messages.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { requestDeploymentReload } from '../../../src/fleet/reload-bus.ts';
@@ -181,5 +189,46 @@ describe('a good reload', () => {
     );
     expect(said).toContain(`baton: SIGHUP received; reloading the config from ${path}`);
     expect(messages()).toContain(reloadApplied(path, ['risk_profiles.ops.delegation_policy.mode']));
+  });
+});
+
+describe('`baton reload` exit status', () => {
+  // The CLI reads only [redis] of its own file; the listening process judges its own file (`path`).
+  const cliPath = join(dir, 'cli.toml');
+  const run = async (cliPrefix: string) => {
+    writeFileSync(cliPath, base({ prefix: cliPrefix }));
+    const out: string[] = [];
+    const code = await reloadCommand(
+      { configPath: cliPath, timeoutMs: 3000 },
+      { out: (l) => out.push(l), err: (l) => out.push(l), env: {} },
+    );
+    return { code, out };
+  };
+
+  it('exits 1 when a process rejected the file, and still prints its lines', async () => {
+    writeFileSync(path, `${base()}\n[agents.x\n`);
+    const res = await run(prefix);
+    expect(res.code).toBe(1);
+    expect(res.out[0]).toBe(reloadAcknowledged(1, 1, prefix));
+    expect(res.out[1]).toMatch(
+      /^ {2}worker \S+: rejected, 1 error in its config \(see its log\); the running config stays$/,
+    );
+    expect(res.out[1]).toBe(ackRejected('worker', res.out[1]!.trim().split(' ')[1]!.replace(/:$/, ''), 1));
+  });
+
+  it('exits 1 when no process answered', async () => {
+    const nobody = `${prefix}-nobody`;
+    const res = await run(nobody);
+    expect(res.code).toBe(1);
+    expect(res.out).toEqual([reloadAcknowledged(0, 0, nobody)]);
+  });
+
+  it('exits 0 when every process applied it', async () => {
+    writeFileSync(path, base({ mode: 'forbidden' }));
+    const res = await run(prefix);
+    expect(res.code).toBe(0);
+    expect(res.out[0]).toBe(reloadAcknowledged(1, 1, prefix));
+    expect(res.out[1]).toMatch(/^ {2}worker \S+: applied/);
+    expect(res.out[1]).toBe(ackApplied('worker', res.out[1]!.trim().split(' ')[1]!.replace(/:$/, ''), []));
   });
 });

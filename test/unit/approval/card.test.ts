@@ -186,3 +186,45 @@ describe('the prompt once decided (§10.8)', () => {
     expect(msg.markup?.endsWith('✅ Approved by &lt;b&gt;x&lt;/b&gt;')).toBe(true);
   });
 });
+
+describe('the Reason line (one prompt for every reason a call is asked)', () => {
+  const both: ApprovalCard = {
+    ...base,
+    argsSummary: 'command: touch x',
+    reasons: ['always_ask', 'command_writes'],
+  };
+  const REASON = 'Reason: always_ask lists shell; the command may write';
+
+  it('follows Args on every layout', () => {
+    expect(renderApprovalCard(dialectOf('telegram'), both).markup).toBe(
+      `🔧 <b>Tool approval required</b>\n\nTool: <code>shell</code>\nArgs: <code>command: touch x</code>\n${REASON}\n\nTap a button below:`,
+    );
+    expect(renderApprovalCard(dialectOf('telegram'), both).text).toBe(
+      `🔧 Tool approval required\n\nTool: shell\nArgs: command: touch x\n${REASON}\n\nTap a button below:`,
+    );
+    expect(renderApprovalCard(dialectOf('discord'), both).text).toBe(
+      `APPROVAL REQUIRED\nTool: shell\nArgs: command: touch x\n${REASON}`,
+    );
+    const slack = renderApprovalCard(dialectOf('slack'), both);
+    expect(slack.text).toBe(`APPROVAL REQUIRED [k3x9q2]\nTool: shell\nArgs: command: touch x\n${REASON}`);
+    expect(slack.markup).toContain(
+      '*Args:* command: touch x\n*Reason:* always_ask lists shell; the command may write',
+    );
+    expect(renderApprovalCard('text', both).text).toBe(
+      `APPROVAL REQUIRED [k3x9q2]\nTool: shell\nArgs: command: touch x\n${REASON}\n\nReply: "k3x9q2 yes", "k3x9q2 no", or "k3x9q2 always"`,
+    );
+  });
+
+  it('is absent for the plain supervised prompt (not auto-approved and nothing else)', () => {
+    const plain = { ...base, reasons: ['not_auto_approved' as const] };
+    expect(renderApprovalCard(dialectOf('discord'), plain).text).toBe(
+      'APPROVAL REQUIRED\nTool: shell\nArgs: command: ls -la, cwd: /tmp',
+    );
+    expect(
+      renderApprovalCard(dialectOf('discord'), {
+        ...plain,
+        reasons: ['not_auto_approved', 'medium_risk_command'],
+      }).text,
+    ).toContain('Reason: shell is not auto-approved; medium-risk command');
+  });
+});

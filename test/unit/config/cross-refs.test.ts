@@ -93,3 +93,26 @@ schedule = { kind = "every", every_ms = 60000 }
     ]);
   });
 });
+
+describe('[worker] transcript_max_entries (the stored transcript) and the model window', () => {
+  it('defaults to 10000 and is validated with its TOML path', () => {
+    expect(configOf(load(BASE)).worker.transcript_max_entries).toBe(10_000);
+    const bad = load(`${BASE}\n[worker]\ntranscript_max_entries = 0\n`);
+    const diag = bad.diagnostics.find((d) => d.path === 'worker.transcript_max_entries');
+    expect(diag?.severity).toBe('error');
+  });
+
+  it('max_history_messages above it is an error at its path, not a silent cap', () => {
+    const r = load(
+      `${BASE}\n[worker]\ntranscript_max_entries = 500\n[runtime_profiles.long]\nmax_history_messages = 600\n[runtime_profiles.ok]\nmax_history_messages = 450\n`,
+    );
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([
+      {
+        severity: 'error',
+        path: 'runtime_profiles.long.max_history_messages',
+        message:
+          'runtime_profiles.long.max_history_messages = 600 exceeds worker.transcript_max_entries = 500: the model cannot be sent more messages than a session keeps',
+      },
+    ]);
+  });
+});

@@ -29,7 +29,12 @@ channel = "telegram"
       api_token: undefined,
       health_detail: 'token',
     });
-    expect(config.worker).toEqual({ concurrency: 16, background_concurrency: 8, shutdown_grace_secs: 30 });
+    expect(config.worker).toEqual({
+      concurrency: 16,
+      background_concurrency: 8,
+      shutdown_grace_secs: 30,
+      transcript_max_entries: 10_000,
+    });
     expect(config.reliability).toEqual({
       provider_retries: 2,
       provider_backoff_ms: 500,

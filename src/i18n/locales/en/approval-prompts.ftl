@@ -33,6 +33,14 @@ approval-other-reject = Reject
 approval-other-reject-with-edit = Reject with edit
 # An empty argument summary in a prompt (approvals.md §4).
 approval-args-none = (none)
+# baton: the `Reason:` line, after Args: every reason one prompt stands for, joined with "; ".
+approval-reason-label = Reason
+approval-reason-always-ask = always_ask lists { $tool }
+approval-reason-not-auto-approved = { $tool } is not auto-approved
+approval-reason-high-risk-command = high-risk command
+approval-reason-command-writes = the command may write
+approval-reason-medium-risk-command = medium-risk command
+approval-reason-exec-config-write = writes a file that configures execution
 
 ## baton: the prompt once it is no longer pending (approvals.md §10.8), in place of its buttons
 
