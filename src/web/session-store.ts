@@ -3,6 +3,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { WEB_LOGIN_RE } from '../config/secret-hash-form.ts';
 import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 
@@ -10,7 +11,7 @@ import { parseRecord } from '../core/redis-record.ts';
 export const SESSION_TTL_SECS = 12 * 60 * 60;
 
 /** Letters, digits, `.`, `_`, `-`; lower-cased so one person is one peer id. */
-export const LOGIN_RE = /^[a-z0-9][a-z0-9._-]{0,31}$/;
+export const LOGIN_RE = WEB_LOGIN_RE;
 
 const sessionRecordSchema = z.object({
   login: z.string().regex(LOGIN_RE),
