@@ -44,10 +44,7 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   const ctx = resolveOpsContext(deps);
   const logger = deps.logger.child({ component: 'ops-api' });
   const channelPaths = new Set((deps.channelRoutes ?? []).map((r) => r.path));
-  const bearerFailures = createFailureLimiter(
-    deps.redis,
-    (ip) => `${deps.config.redis.prefix}:api:bearer-fail:${ip}`,
-  );
+  const bearerFailures = createFailureLimiter(deps.redis, deps.config.redis.prefix);
   // Typed as Fastify's logger interface so the instance keeps the default FastifyInstance type.
   const loggerInstance: FastifyBaseLogger = logger;
   const app = Fastify({
@@ -100,8 +97,11 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
     if (isBrowserPath(req.url) || isAssetPath(req.url)) return;
     const authorization = req.headers.authorization;
     if (authorization !== undefined) {
-      // A blocked address is refused even with the right token: no oracle while guessing.
-      const wait = await bearerFailures.blockedFor(req.ip);
+      // A blocked address is refused even with the right token: no oracle while guessing. A wrong token is counted
+      // (atomically, so parallel guesses count too) before it is answered.
+      const counter = [`bearer-addr:${req.ip}`];
+      const right = bearerMatches(authorization, ctx.apiToken);
+      const wait = right ? await bearerFailures.blockedFor(counter) : await bearerFailures.reserve(counter);
       if (wait > 0) {
         logger.warn(
           { method: req.method, path: pathOf(req.url), ip: req.ip },
@@ -112,11 +112,10 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
           .header('retry-after', String(wait))
           .send({ error: tooManyBearerFailures(wait) });
       }
-      if (bearerMatches(authorization, ctx.apiToken)) {
+      if (right) {
         req.opsAuthorised = true;
         return;
       }
-      await bearerFailures.fail(req.ip);
     }
     // /healthz answers its status alone to anyone (load balancers); the route leaves the details out.
     if (pathOf(req.url) === '/healthz') return;

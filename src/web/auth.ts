@@ -11,6 +11,7 @@ import { CROSS_SITE, CSRF_MISSING, NOT_SIGNED_IN } from './auth-messages.ts';
 import { createLocalSessions } from './local-session.ts';
 import { registerLoginRoutes } from './login-routes.ts';
 import { createSessionStore, SESSION_TTL_SECS, type StoredSession } from './session-store.ts';
+import { signInMode, standing } from './users/web-users.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,10 +30,14 @@ export interface WebUser {
   csrf: string;
   /** The silent loopback user (local mode): nothing to sign out of, the next page would sign it in again. */
   local: boolean;
+  /** The local user, the api_token operator, or a web user with `operator = true`: sees all, edits the config. */
+  operator: boolean;
 }
 
 export interface WebAuthDeps {
   config: BatonConfig;
+  /** The config in effect now (a reload adds or removes users); default: `config`. */
+  currentConfig?: () => BatonConfig;
   redis: Redis;
   logger: Logger;
 }
@@ -43,7 +48,7 @@ export const LOCAL_LOGIN = 'local';
 
 export { isAssetPath, isBrowserPath, pathOf };
 
-export function webUserOf(s: StoredSession, local: boolean): WebUser {
+export function webUserOf(s: StoredSession, local: boolean, operator = local): WebUser {
   return {
     login: s.login,
     peerId: `web:${s.login}`,
@@ -51,6 +56,7 @@ export function webUserOf(s: StoredSession, local: boolean): WebUser {
     chatId: s.chatId,
     csrf: s.csrf,
     local,
+    operator,
   };
 }
 
@@ -91,14 +97,14 @@ function wantsPage(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/html');
 }
 
-/** True on a loopback bind without api_token: the first visit is silently the `local` user. */
+/** True on a loopback bind without api_token or web users: the first visit is silently the `local` user. */
 export function isLocalMode(config: BatonConfig): boolean {
-  const token = config.gateway.api_token;
-  return isLoopbackHost(config.gateway.host) && (token === undefined || token.trim() === '');
+  return isLoopbackHost(config.gateway.host) && signInMode(config) === 'open';
 }
 
 export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
   const { config, redis } = deps;
+  const currentConfig = deps.currentConfig ?? (() => config);
   const logger = deps.logger.child({ component: 'web-auth' });
   const sessions = createSessionStore(redis, config.redis.prefix, logger);
   const local = isLocalMode(config);
@@ -122,7 +128,10 @@ export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
       session = await localSessions.issue();
       reply.header('set-cookie', sessionCookie(req, session.sessionId));
     }
-    if (session) req.webUser = webUserOf(session, local);
+    // Decided per request from the config in effect: a removed user's session ends at once.
+    const stands = session && !local ? standing(currentConfig(), session.login, session.via) : undefined;
+    if (session && !local && !stands) session = undefined;
+    if (session) req.webUser = webUserOf(session, local, local || stands?.operator === true);
     if (path === '/login') return; // the login routes decide (and a login POST has no session yet)
     if (!session) {
       if (wantsPage(req)) return reply.redirect(`/login?next=${encodeURIComponent(req.url)}`, 303);
@@ -137,7 +146,7 @@ export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
     }
   });
 
-  registerLoginRoutes(app, { config, redis, logger, sessions, local });
+  registerLoginRoutes(app, { config: currentConfig, redis, logger, sessions, local });
 }
 
 function headerOf(req: FastifyRequest, name: string): string | undefined {

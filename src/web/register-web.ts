@@ -30,11 +30,13 @@ export interface WebDeps {
 }
 
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
-  registerWebAuth(app, deps);
+  registerWebAuth(app, { ...deps, currentConfig: deps.opsPages?.currentConfig ?? (() => deps.config) });
   registerAssets(app);
   registerChatRoutes(app, deps.webChats ?? [], deps.logger.child({ component: 'web-chat' }));
   registerOpsPages(app, createOpsPagesDeps({ ...deps, wiring: deps.opsPages ?? {} }));
+  const currentConfig = deps.opsPages?.currentConfig ?? (() => deps.config);
   registerSessionPages(app, {
+    config: currentConfig,
     redis: deps.redis,
     prefix: deps.config.redis.prefix,
     abortSession: deps.abortSession,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { WEB_LOGIN_RE } from '../config/secret-hash-form.ts';
 import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
+import type { SessionVia } from './users/web-users.ts';
 
 /** Idle time after which a session ends; every request it makes extends it. */
 export const SESSION_TTL_SECS = 12 * 60 * 60;
@@ -18,6 +19,8 @@ const sessionRecordSchema = z.object({
   chatId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
   csrf: z.string().min(32).max(128),
   createdAt: z.number().int().nonnegative(),
+  // Absent in records written before per-user sign-in: those were token sign-ins under a typed name.
+  via: z.enum(['user', 'token']).default('token'),
 });
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 
@@ -26,7 +29,7 @@ export interface StoredSession extends SessionRecord {
 }
 
 export interface SessionStore {
-  create(login: string): Promise<StoredSession>;
+  create(login: string, via: SessionVia): Promise<StoredSession>;
   /** The session of this cookie id, its TTL extended; undefined when unknown, expired or unreadable. */
   get(sessionId: string): Promise<StoredSession | undefined>;
   delete(sessionId: string): Promise<void>;
@@ -41,13 +44,14 @@ export const webSessionKey = (prefix: string, sessionId: string) =>
 export function createSessionStore(redis: Redis, prefix: string, logger: Logger): SessionStore {
   const key = (id: string) => webSessionKey(prefix, id);
   return {
-    async create(login) {
+    async create(login, via) {
       const sessionId = token(32);
       const rec: SessionRecord = {
         login,
         chatId: randomUUID().replaceAll('-', ''),
         csrf: token(32),
         createdAt: Date.now(),
+        via,
       };
       await redis.set(key(sessionId), JSON.stringify(rec), 'EX', SESSION_TTL_SECS);
       return { ...rec, sessionId };

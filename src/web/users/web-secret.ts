@@ -19,10 +19,11 @@ function derive(secret: string, salt: Buffer, logN: number, r: number, p: number
   );
 }
 
-export async function hashWebSecret(secret: string): Promise<string> {
+/** `logN` 15 (32 MiB, tens of ms on a server core); tests may pass 14, the lowest the config accepts. */
+export async function hashWebSecret(secret: string, logN = LOG_N): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(secret, salt, LOG_N, R, P);
-  return `scrypt$${LOG_N}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  const key = await derive(secret, salt, logN, R, P);
+  return `scrypt$${logN}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
 /** A hash of nothing, compared against when the login is unknown (same cost as a real check). */
