@@ -11,11 +11,12 @@ import { isLoopbackHost } from '../config/rules.ts';
 import { createFailureLimiter } from '../core/failure-limiter.ts';
 import { bearerMatches, isAssetPath, isBrowserPath, isOpenPath, pathOf, routePath } from './auth.ts';
 import { registerChannelRoutes } from './channel-routes.ts';
-import { isLocalHostHeader } from './host-header.ts';
+import { isForwarded, isLocalHostHeader } from './host-header.ts';
 import {
   BAD_PATH,
   bodyTooLarge,
   FOREIGN_HOST,
+  FORWARDED_WITHOUT_TOKEN,
   INTERNAL_ERROR,
   INVALID_JSON,
   noRoute,
@@ -47,8 +48,11 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   const bearerFailures = createFailureLimiter(deps.redis, deps.config.redis.prefix);
   // Typed as Fastify's logger interface so the instance keeps the default FastifyInstance type.
   const loggerInstance: FastifyBaseLogger = logger;
+  const proxies = deps.config.gateway.trusted_proxies ?? [];
   const app = Fastify({
     loggerInstance,
+    // Only these addresses' X-Forwarded-For/-Proto/-Host count (req.ip, req.protocol, req.host); never `true`.
+    trustProxy: proxies.length > 0 ? proxies : false,
     // Our own onResponse line replaces Fastify's per-request lines (which would log the full URL).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -86,6 +90,15 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
     // Channel webhooks carry the platform's signature instead, checked by their adapter.
     if (channelPaths.has(pathOf(req.url))) return;
     if (ctx.apiToken === undefined) {
+      // A proxy in front makes every request look local (it may even rewrite Host to 127.0.0.1): an open gateway
+      // refuses anything that says it was forwarded.
+      if (isForwarded(req.headers)) {
+        logger.warn(
+          { method: req.method, path: pathOf(req.url) },
+          'ops api: forwarded request refused (no api_token)',
+        );
+        return reply.code(421).send({ error: FORWARDED_WITHOUT_TOKEN });
+      }
       if (isLocalHostHeader(req.headers.host, deps.config.gateway.host)) return;
       logger.warn(
         { method: req.method, path: pathOf(req.url), host: req.headers.host },

@@ -73,14 +73,17 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-/** A write from another site: an Origin that is not this Host, or Sec-Fetch-Site other than same-origin/none. */
+/**
+ * A write from another site: an Origin that is not this host, or Sec-Fetch-Site other than same-origin/none. The
+ * host is `req.host`: behind a trusted proxy (Fastify trustProxy) the X-Forwarded-Host the browser addressed.
+ */
 export function isCrossSite(req: FastifyRequest): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
   const origin = req.headers.origin;
   if (origin === undefined) return false;
-  const host = req.headers.host;
-  if (!URL.canParse(origin) || host === undefined) return true;
+  const host = req.host;
+  if (!URL.canParse(origin) || !host) return true;
   const from = new URL(origin);
   // Parsed in the Origin's scheme so a default port (`:80`) written in one and not the other still matches.
   const self = `${from.protocol}//${host}`;
