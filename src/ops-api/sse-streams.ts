@@ -45,8 +45,22 @@ export function createSseStreams(app: FastifyInstance, keepaliveMs: number): Sse
         return;
       }
       const keepalive = setInterval(() => res.write(': keepalive\n\n'), keepaliveMs);
+      // A browser stream lives only as long as its session: signing out (here or on another gateway), expiry or
+      // the user's removal from the config ends it at the next check (the page then finds itself signed out).
+      const recheck = reply.request.webRecheck;
+      const rechecking = recheck
+        ? setInterval(() => {
+            recheck.stillSignedIn().then(
+              (ok) => {
+                if (!ok) res.end();
+              },
+              () => {}, // Redis unreachable: the next check decides
+            );
+          }, recheck.everyMs)
+        : undefined;
       const done = () => {
         clearInterval(keepalive);
+        clearInterval(rechecking);
         stop();
         open.delete(res);
       };

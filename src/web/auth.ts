@@ -16,8 +16,18 @@ import { signInMode, standing } from './users/web-users.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     webUser?: WebUser;
+    /** Set with webUser: whether the session still stands (an SSE stream asks again while it stays open). */
+    webRecheck?: SessionRecheck;
   }
 }
+
+export interface SessionRecheck {
+  everyMs: number;
+  stillSignedIn(): Promise<boolean>;
+}
+
+/** How often an open stream asks whether its session still stands (signed out, expired, user removed). */
+export const SESSION_RECHECK_MS = 15_000;
 
 export interface WebUser {
   login: string;
@@ -35,6 +45,8 @@ export interface WebUser {
 }
 
 export interface WebAuthDeps {
+  /** Default SESSION_RECHECK_MS (tests shorten it). */
+  sessionRecheckMs?: number;
   config: BatonConfig;
   /** The config in effect now (a reload adds or removes users); default: `config`. */
   currentConfig?: () => BatonConfig;
@@ -113,6 +125,17 @@ export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
   const local = isLocalMode(config);
   const localSessions = local ? createLocalSessions(redis, config.redis.prefix, LOCAL_LOGIN) : undefined;
   if (!app.hasRequestDecorator('webUser')) app.decorateRequest('webUser', undefined);
+  if (!app.hasRequestDecorator('webRecheck')) app.decorateRequest('webRecheck', undefined);
+  const everyMs = deps.sessionRecheckMs ?? SESSION_RECHECK_MS;
+  // A stored session must still be in Redis and still stand under the config in effect; a local one always does.
+  const recheckOf = (s: StoredSession): SessionRecheck => ({
+    everyMs,
+    async stillSignedIn() {
+      if (local) return true;
+      const again = await sessions.peek(s.sessionId);
+      return again !== undefined && standing(currentConfig(), again.login, again.via) !== undefined;
+    },
+  });
 
   const refuse = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });
 
@@ -134,7 +157,10 @@ export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
     // Decided per request from the config in effect: a removed user's session ends at once.
     const stands = session && !local ? standing(currentConfig(), session.login, session.via) : undefined;
     if (session && !local && !stands) session = undefined;
-    if (session) req.webUser = webUserOf(session, local, local || stands?.operator === true);
+    if (session) {
+      req.webUser = webUserOf(session, local, local || stands?.operator === true);
+      req.webRecheck = recheckOf(session);
+    }
     if (path === '/login') return; // the login routes decide (and a login POST has no session yet)
     if (!session) {
       if (wantsPage(req)) return reply.redirect(`/login?next=${encodeURIComponent(req.url)}`, 303);

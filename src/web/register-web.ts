@@ -15,6 +15,8 @@ import { registerOpsPages } from './ops/register-ops-pages.ts';
 import { type AbortSession, registerSessionPages } from './sessions/register-session-pages.ts';
 
 export interface WebDeps {
+  /** How often an open stream rechecks its session (default 15 s). */
+  sessionRecheckMs?: number;
   config: BatonConfig;
   redis: Redis;
   logger: Logger;

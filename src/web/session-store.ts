@@ -32,6 +32,8 @@ export interface SessionStore {
   create(login: string, via: SessionVia): Promise<StoredSession>;
   /** The session of this cookie id, its TTL extended; undefined when unknown, expired or unreadable. */
   get(sessionId: string): Promise<StoredSession | undefined>;
+  /** As get, without extending the TTL (an open stream asking whether its session still stands). */
+  peek(sessionId: string): Promise<StoredSession | undefined>;
   delete(sessionId: string): Promise<void>;
 }
 
@@ -62,6 +64,16 @@ export function createSessionStore(redis: Redis, prefix: string, logger: Logger)
       // GETEX reads and slides the TTL in one command.
       const raw = await redis.getex(k, 'EX', SESSION_TTL_SECS);
       const rec = parseRecord(sessionRecordSchema, raw, { logger, key: k, what: 'web session' });
+      return rec ? { ...rec, sessionId } : undefined;
+    },
+    async peek(sessionId) {
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(sessionId)) return undefined;
+      const k = key(sessionId);
+      const rec = parseRecord(sessionRecordSchema, await redis.get(k), {
+        logger,
+        key: k,
+        what: 'web session',
+      });
       return rec ? { ...rec, sessionId } : undefined;
     },
     async delete(sessionId) {
