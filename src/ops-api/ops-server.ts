@@ -38,6 +38,12 @@ declare module 'fastify' {
 
 /** No route takes a real body; a small limit keeps a bad client from holding memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
+/**
+ * A client must send its whole request (headers and body) within this, its headers within a third of it: Fastify
+ * leaves Node's request timeout off, so a client dribbling a body held its connection for ever. Responses, SSE
+ * streams included, are not limited by it.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
 /** Session keys (`<kind>.<alias>:<chat>:<thread>`) can exceed find-my-way's default of 100. */
 const MAX_PARAM_LENGTH = 512;
 
@@ -49,6 +55,7 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   // Typed as Fastify's logger interface so the instance keeps the default FastifyInstance type.
   const loggerInstance: FastifyBaseLogger = logger;
   const proxies = deps.config.gateway.trusted_proxies ?? [];
+  const requestTimeout = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     loggerInstance,
     // Only these addresses' X-Forwarded-For/-Proto/-Host count (req.ip, req.protocol, req.host); never `true`.
@@ -56,6 +63,12 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
     // Our own onResponse line replaces Fastify's per-request lines (which would log the full URL).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout,
+    // Node checks the timeouts on this period (default 30 s, i.e. up to 30 s late).
+    http: {
+      headersTimeout: Math.ceil(requestTimeout / 3),
+      connectionsCheckingInterval: Math.min(2000, Math.ceil(requestTimeout / 3)),
+    },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // An undecodable path: the same clear JSON error as every other bad input.
     frameworkErrors: (err, _req, reply) => {
