@@ -188,6 +188,36 @@ describe('the route table', () => {
     });
   }
 
+  it('refuses every browser write without the CSRF header, or from another site, even to an operator', async () => {
+    const writes = ROUTE_ACCESS.filter(
+      (r) => r.method === 'POST' && r.access !== 'bearer' && r.access !== 'platform',
+    );
+    expect(writes.length).toBeGreaterThan(5);
+    for (const route of writes.filter((r) => r.path !== '/login')) {
+      const url = route.path.replace(/:([a-z]+)/g, (_, k: string) =>
+        encodeURIComponent(PARAMS.writer[k] ?? k),
+      );
+      const cookie = `baton_session=${who.alice.sessionId}`;
+      const noCsrf = await app.inject({ method: 'POST', url, headers: { cookie }, payload: {} });
+      expect(noCsrf.statusCode, route.path).toBe(403);
+      const crossSite = await app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie, 'x-csrf-token': who.alice.csrf, origin: 'https://evil.example' },
+        payload: {},
+      });
+      expect(crossSite.statusCode, route.path).toBe(403);
+    }
+    // The sign-in form is a write too: another site cannot sign a browser into its own account.
+    const login = await app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      payload: `login=alice&token=${TEST_WEB_SECRET}`,
+    });
+    expect(login.statusCode).toBe(403);
+  });
+
   it("shows a user only their agents' sessions and tasks in the lists", async () => {
     const list = async (url: string, s: StoredSession) =>
       (
