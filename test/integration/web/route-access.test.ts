@@ -21,7 +21,7 @@ import { transcriptUrl } from '../../../src/web/sessions/session-url.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { loadTestConfig } from '../../helpers/test-config.ts';
-import { TEST_WEB_SECRET, webUsersToml } from '../../helpers/web-users.ts';
+import { TEST_WEB_SECRET, TEST_WEB_SECRET_HASH, webUsersToml } from '../../helpers/web-users.ts';
 
 const TOKEN = 'tok-route-access-5e81c2';
 const prefix = uniquePrefix('route-access');
@@ -216,6 +216,16 @@ describe('the route table', () => {
       payload: `login=alice&token=${TEST_WEB_SECRET}`,
     });
     expect(login.statusCode).toBe(403);
+  });
+
+  it("never shows a web user's secret hash on the config page", async () => {
+    const res = await app.inject({
+      url: '/ui/config',
+      headers: { cookie: `baton_session=${who.alice.sessionId}` },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('web_users');
+    expect(res.body).not.toContain(TEST_WEB_SECRET_HASH.split('$').at(-1));
   });
 
   it("shows a user only their agents' sessions and tasks in the lists", async () => {
