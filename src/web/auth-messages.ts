@@ -8,6 +8,7 @@ export const LOGIN_TOKEN_LABEL = 'API token';
 export const LOGIN_SECRET_LABEL = 'Secret';
 export const LOGIN_SUBMIT = 'Sign in';
 export const LOGIN_FAILED = 'Wrong login or secret.';
+export const LOGIN_BUSY = 'Too many sign-ins are being checked right now; try again in a moment.';
 export const SIGN_OUT = 'Sign out';
 export const LOGIN_RATE_LIMITED =
   'Too many failed sign-ins from this address or for this login; try again later.';

@@ -8,6 +8,7 @@ import type { Logger } from '../core/logger.ts';
 import { sameSecret } from '../core/secret-compare.ts';
 import { sessionCookie } from './auth.ts';
 import {
+  LOGIN_BUSY,
   LOGIN_FAILED,
   LOGIN_INTRO,
   LOGIN_INTRO_TOKEN,
@@ -21,6 +22,7 @@ import {
 import { html } from './html.ts';
 import { PAGE_HEADERS, page } from './page.ts';
 import { LOGIN_RE, type SessionStore } from './session-store.ts';
+import { createHashGate } from './users/hash-gate.ts';
 import { verifyWebSecret } from './users/web-secret.ts';
 import { OPERATOR_LOGIN, type SignInMode, signInMode, webUserEntry } from './users/web-users.ts';
 
@@ -74,6 +76,7 @@ const field = (body: unknown, name: string): string | undefined => {
 export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void {
   const { redis, logger, sessions } = deps;
   const limiter = createFailureLimiter(redis, deps.config().redis.prefix);
+  const hashing = createHashGate();
   const send = (reply: FastifyReply, status: number, body: string) =>
     reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
 
@@ -119,7 +122,13 @@ export function registerLoginRoutes(app: FastifyInstance, deps: LoginDeps): void
     const ok =
       mode === 'token'
         ? sameSecret(secret, config.gateway.api_token ?? '')
-        : await verifyWebSecret(secret, webUserEntry(config, login)?.secret_hash);
+        : await hashing.run(() => verifyWebSecret(secret, webUserEntry(config, login)?.secret_hash));
+    if (ok === undefined) {
+      // Not tried: the attempt is given back.
+      await limiter.refund(counters);
+      logger.warn({ ip: req.ip }, 'web login refused: too many sign-ins being checked');
+      return send(reply.header('retry-after', '1'), 503, loginPage(next, mode, LOGIN_BUSY));
+    }
     if (!ok) {
       // Never the name itself: a secret typed into the name field, cut and lower-cased, escapes the redactor.
       logger.warn({ ip: req.ip, login_chars: rawLogin.length, mode }, 'web login failed');

@@ -11,6 +11,7 @@ import { createOpsDeps } from '../../../src/ops-api/ops-deps.ts';
 import { createOpsServer } from '../../../src/ops-api/ops-server.ts';
 import { LOGIN_FAILURES_PER_USER } from '../../../src/web/login-routes.ts';
 import { registerWeb } from '../../../src/web/register-web.ts';
+import { HASHING_AT_ONCE, HASHING_QUEUE } from '../../../src/web/users/hash-gate.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
 import { TEST_WEB_SECRET, webUsersToml } from '../../helpers/web-users.ts';
@@ -126,6 +127,23 @@ describe('with [gateway.web_users]', () => {
     const codes = burst.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 401)).toHaveLength(FAILURES_ALLOWED);
     expect(codes.filter((c) => c === 429)).toHaveLength(40 - FAILURES_ALLOWED);
+  });
+});
+
+describe('sign-ins from many addresses at once', () => {
+  it('hash at most HASHING_AT_ONCE at a time with HASHING_QUEUE waiting; the rest are refused as busy', async () => {
+    const { app } = server(webUsersToml(['alice']));
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => login(app, { login: `user-${i}`, token: 'guess' }, `10.6.${i}.1`)),
+    );
+    const codes = burst.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(HASHING_AT_ONCE + HASHING_QUEUE);
+    expect(codes.filter((c) => c === 503).length).toBeGreaterThanOrEqual(
+      40 - HASHING_AT_ONCE - HASHING_QUEUE,
+    );
+    expect(burst.find((r) => r.statusCode === 503)?.headers['retry-after']).toBe('1');
+    // A busy refusal is not a failed try: alice's own counter holds only what was checked.
+    expect((await login(app, { login: 'alice', token: TEST_WEB_SECRET }, '10.7.0.1')).statusCode).toBe(303);
   });
 });
 
