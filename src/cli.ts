@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { agentCommand, type CommandIo } from './cli/agent-command.ts';
 import { approvalsCommand } from './cli/approvals-command.ts';
 import { reloadCommand } from './cli/reload-command.ts';
+import { addWebUserCommand, secretFromStdin } from './cli/web-user-command.ts';
 import { configCheck, resolveConfigPath } from './config/index.ts';
 import { runRole } from './roles/role-process.ts';
 
@@ -17,6 +18,8 @@ Commands:
   config check                                load and validate the config, print every problem
   reload                                      every process of the deployment reloads its config file
   approvals list [--audit] [-n <count>]       pending approvals (--audit: settled ones, last 7 days)
+  web add-user <login> [--operator]           add a dashboard/web chat user to the config (secret from stdin,
+                                              else generated and printed once)
 
 Options:
   -c, --config <path>   config file (default: $BATON_CONFIG, else ./baton.toml)
@@ -34,6 +37,7 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
       help: { type: 'boolean', short: 'h' },
       audit: { type: 'boolean' },
       limit: { type: 'string', short: 'n' },
+      operator: { type: 'boolean' },
     },
   });
   const [command, sub] = positionals;
@@ -54,6 +58,13 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
       return 2;
     }
     return approvalsCommand({ configPath, audit: values.audit === true, limit }, io);
+  }
+  if (command === 'web' && sub === 'add-user') {
+    const login = positionals[2];
+    return addWebUserCommand(
+      { configPath, login, operator: values.operator === true, readSecret: secretFromStdin },
+      io,
+    );
   }
   if (command === 'agent') {
     if (!values.agent || values.message === undefined) {

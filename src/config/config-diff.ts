@@ -12,6 +12,7 @@ const RESTART_ONLY = [
   ['gateway', 'host'],
   ['gateway', 'port'],
   ['gateway', 'api_token'],
+  ['gateway', 'trusted_proxies'],
   ['worker', 'concurrency'],
   ['worker', 'background_concurrency'],
   ['worker', 'shutdown_grace_secs'],

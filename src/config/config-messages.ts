@@ -31,6 +31,12 @@ export const STREAM_INTERVAL_WEB = 'must be 0 (not throttled) or at least 250';
 export const telegramWebhookUrl = (alias: string): string =>
   `expected an http(s) URL whose path ends with /telegram/${alias}/webhook (the route baton serves)`;
 export const API_TOKEN_REQUIRED = 'required when gateway.host is not a loopback address';
+export const API_TOKEN_REQUIRED_BEHIND_PROXY =
+  'required when gateway.trusted_proxies is set (a proxy makes every request look local)';
+export const TRUSTED_PROXY_FORM = 'expected an IP address or CIDR range, e.g. "10.0.0.5" or "10.0.0.0/8"';
+export const SECRET_HASH_FORM =
+  'expected a hash written by `baton web add-user` (scrypt$15$8$1$<salt>$<hash>)';
+export const WEB_LOGIN_RESERVED = 'is reserved (the api_token sign-in and the loopback user)';
 export const REDIS_PREFIX_PATTERN = 'must match [A-Za-z0-9_-]+';
 /** A table key used as an id (ids.ts), e.g. `agent alias must match [A-Za-z0-9_-]+`. */
 export const idPattern = (kind: string, pattern: string): string => `${kind} must match ${pattern}`;

@@ -1,8 +1,9 @@
 // Ids that end up in file paths, URLs, Redis keys and BullMQ job ids: table keys the operator writes are checked
 // against an allowlist here, so `[agents."../../x"]` cannot name a workspace outside the data dir (§3 texts).
 
-import { idPattern, invalid } from './config-messages.ts';
+import { idPattern, invalid, WEB_LOGIN_RESERVED } from './config-messages.ts';
 import { ownEntry } from './lookup.ts';
+import { RESERVED_WEB_LOGINS, WEB_LOGIN_RE, WEB_LOGIN_TEXT } from './secret-hash-form.ts';
 import { formatPath, isTable } from './toml-path.ts';
 import type { Diagnostic } from './types.ts';
 
@@ -34,6 +35,13 @@ export function checkIds(doc: Record<string, unknown>): Diagnostic[] {
   keysOf(['risk_profiles'], 'risk profile name');
   keysOf(['runtime_profiles'], 'runtime profile name');
   keysOf(['peer_groups'], 'peer group name');
+  // A web login becomes the peer id `web:<login>`: lower case only, so one person is one id.
+  keysOf(['gateway', 'web_users'], 'web login', WEB_LOGIN_RE, WEB_LOGIN_TEXT);
+  for (const login of Object.keys(tableAt(ownEntry(tableAt(doc.gateway), 'web_users')))) {
+    if (!RESERVED_WEB_LOGINS.has(login)) continue;
+    const path = formatPath(['gateway', 'web_users', login]);
+    out.push({ severity: 'error', path, message: invalid(path, `"${login}" ${WEB_LOGIN_RESERVED}`) });
+  }
   keysOf(['providers', 'models'], 'provider type');
   for (const type of Object.keys(tableAt(ownEntry(tableAt(doc.providers), 'models')))) {
     keysOf(

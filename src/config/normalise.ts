@@ -48,6 +48,8 @@ export function normalise({ sections, baseDir }: NormaliseInput): BatonConfig {
       data_dir: dataDir,
       api_token: sections.gateway.api_token,
       health_detail: sections.gateway.health_detail,
+      trusted_proxies: sections.gateway.trusted_proxies,
+      web_users: sections.gateway.web_users,
     },
     worker: sections.worker,
     providers: providersOf(sections.providers.models),

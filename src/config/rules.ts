@@ -4,6 +4,7 @@
 
 import {
   API_TOKEN_REQUIRED,
+  API_TOKEN_REQUIRED_BEHIND_PROXY,
   APPROVER_CHANNEL_REQUIRED,
   BOT_TOKEN_REQUIRED,
   invalid,
@@ -34,6 +35,13 @@ export function checkRules(doc: Record<string, unknown>): Diagnostic[] {
   const gateway = tableAt(doc.gateway);
   const host = typeof gateway.host === 'string' ? gateway.host : '127.0.0.1';
   if (!isLoopbackHost(host) && blank(gateway.api_token)) error(['gateway', 'api_token'], API_TOKEN_REQUIRED);
+  // Behind a proxy every request arrives from the proxy's (often loopback) address: only a token tells them apart.
+  else if (
+    Array.isArray(gateway.trusted_proxies) &&
+    gateway.trusted_proxies.length > 0 &&
+    blank(gateway.api_token)
+  )
+    error(['gateway', 'api_token'], API_TOKEN_REQUIRED_BEHIND_PROXY);
 
   const enforcement = tableAt(tableAt(doc.cost).enforcement);
   if (enforcement.mode === 'route_down' && blank(enforcement.route_down_model)) {

@@ -1,7 +1,19 @@
 // Shapes of baton's own sections: [redis], [gateway], [worker] (spec/config.md §15).
+import { isIP } from 'node:net';
 import type { z } from 'zod';
-import { REDIS_PREFIX_PATTERN } from './config-messages.ts';
-import { enumOf, intAtLeast, intBetween, nonNegInt, str, table } from './schema-kit.ts';
+import { REDIS_PREFIX_PATTERN, SECRET_HASH_FORM, TRUSTED_PROXY_FORM } from './config-messages.ts';
+import {
+  arrayOf,
+  bool,
+  enumOf,
+  intAtLeast,
+  intBetween,
+  nonNegInt,
+  str,
+  table,
+  tableOf,
+} from './schema-kit.ts';
+import { SECRET_HASH_RE } from './secret-hash-form.ts';
 
 export const redisSchema = table({
   url: str().default('redis://127.0.0.1:6379'),
@@ -17,7 +29,25 @@ export const gatewaySchema = table({
   api_token: str().optional(),
   // [baton decision] Who sees /healthz details and /metrics when api_token is set.
   health_detail: enumOf(['public', 'token'] as const).default('token'),
+  // [baton decision] Addresses (or CIDR ranges) of the TLS-terminating proxies whose X-Forwarded-* headers count.
+  trusted_proxies: arrayOf(str().refine(isProxyEntry, { error: TRUSTED_PROXY_FORM })).default([]),
+  // [baton decision] Per-user web credentials; keys are login names (checked in ids.ts).
+  web_users: tableOf(
+    table({
+      secret_hash: str().regex(SECRET_HASH_RE, { error: SECRET_HASH_FORM }),
+      operator: bool().default(false),
+    }),
+  ).default({}),
 });
+
+/** An IPv4/IPv6 address, or one with a `/bits` prefix length in range (what Fastify's trustProxy takes). */
+function isProxyEntry(entry: string): boolean {
+  const [addr = '', bits, ...rest] = entry.trim().split('/');
+  const family = isIP(addr);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 export const workerSchema = table({
   concurrency: intAtLeast(1).default(16),

@@ -241,6 +241,13 @@ export interface CronJobConfig {
   delivery: { channel: string; recipient: string } | undefined;
 }
 
+export interface WebUserEntry {
+  /** scrypt hash of the user's secret (src/web/users/web-secret.ts). */
+  secret_hash: string;
+  /** May edit the config from the dashboard and sees every agent's sessions, tasks and approvals. */
+  operator: boolean;
+}
+
 export interface BatonConfig {
   schema_version: 3;
   redis: { url: string; prefix: string };
@@ -251,6 +258,10 @@ export interface BatonConfig {
     api_token: string | undefined;
     /** With api_token: `token` (default) shows /healthz details and /metrics only to the bearer. */
     health_detail?: 'public' | 'token';
+    /** Proxy addresses/CIDRs whose X-Forwarded-* headers are believed (Fastify trustProxy); [] = none. */
+    trusted_proxies?: string[];
+    /** Per-user web credentials by login (`baton web add-user` writes them). */
+    web_users?: Record<string, WebUserEntry>;
   };
   worker: {
     concurrency: number;

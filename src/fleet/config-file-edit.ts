@@ -35,7 +35,7 @@ export type EditFileResult = { ok: true; changed: boolean; reload: DeploymentRel
 /** A lock older than this was left by a writer that died mid-edit. */
 const STALE_LOCK_MS = 30_000;
 
-async function withLock<T>(path: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
+export async function withLock<T>(path: string, timeoutMs: number, fn: () => Promise<T>): Promise<T> {
   const lock = `${path}.lock`;
   const deadline = Date.now() + timeoutMs;
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
@@ -62,7 +62,7 @@ async function withLock<T>(path: string, timeoutMs: number, fn: () => Promise<T>
 }
 
 /** Temp file in the same directory (rename is atomic only within one file system), same mode, then rename. */
-async function writeAtomically(path: string, text: string): Promise<void> {
+export async function writeAtomically(path: string, text: string): Promise<void> {
   const { mode } = await stat(path);
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(temp, 'wx', mode & 0o7777);

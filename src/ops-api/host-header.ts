@@ -20,3 +20,16 @@ export function isLocalHostHeader(header: string | undefined, configuredHost: st
   );
   return LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') || name === configured;
 }
+
+/** Headers a reverse proxy adds: their presence means the request did not come from this machine's browser. */
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+];
+
+export function isForwarded(headers: Record<string, string | string[] | undefined>): boolean {
+  return FORWARDING_HEADERS.some((h) => headers[h] !== undefined);
+}

@@ -11,6 +11,10 @@ export const BAD_PATH = 'malformed request path';
 export const FOREIGN_HOST =
   'this gateway has no api_token, so it answers only requests addressed to localhost or its configured host';
 
+/** A request through a proxy reached a gateway without api_token (a proxy makes every request look local). */
+export const FORWARDED_WITHOUT_TOKEN =
+  'this gateway has no api_token, so it refuses requests that came through a proxy; set [gateway] api_token and trusted_proxies';
+
 export const noRunningTurn = (sessionId: string) => `no running turn for session '${sessionId}'`;
 /** GET /api/runs/:id/tree for a run with no stored events (unknown, or its tree expired after an hour). */
 export const noRunTree = (runId: string) => `no live execution tree for run '${runId}'`;

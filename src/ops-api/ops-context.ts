@@ -45,6 +45,8 @@ export interface OpsServerDeps {
    * src/web sits above src/ops-api. Absent: no browser pages (browser paths then find no route).
    */
   web?: (app: FastifyInstance, ctx: OpsContext) => void;
+  /** Time a client has to send its request (default REQUEST_TIMEOUT_MS, 30 s). */
+  requestTimeoutMs?: number;
   /** Deadline of each Redis-backed probe (default 1000 ms). */
   probeTimeoutMs?: number;
 }

@@ -11,11 +11,12 @@ import { isLoopbackHost } from '../config/rules.ts';
 import { createFailureLimiter } from '../core/failure-limiter.ts';
 import { bearerMatches, isAssetPath, isBrowserPath, isOpenPath, pathOf, routePath } from './auth.ts';
 import { registerChannelRoutes } from './channel-routes.ts';
-import { isLocalHostHeader } from './host-header.ts';
+import { isForwarded, isLocalHostHeader } from './host-header.ts';
 import {
   BAD_PATH,
   bodyTooLarge,
   FOREIGN_HOST,
+  FORWARDED_WITHOUT_TOKEN,
   INTERNAL_ERROR,
   INVALID_JSON,
   noRoute,
@@ -37,6 +38,12 @@ declare module 'fastify' {
 
 /** No route takes a real body; a small limit keeps a bad client from holding memory. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
+/**
+ * A client must send its whole request (headers and body) within this, its headers within a third of it: Fastify
+ * leaves Node's request timeout off, so a client dribbling a body held its connection for ever. Responses, SSE
+ * streams included, are not limited by it.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
 /** Session keys (`<kind>.<alias>:<chat>:<thread>`) can exceed find-my-way's default of 100. */
 const MAX_PARAM_LENGTH = 512;
 
@@ -44,17 +51,24 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
   const ctx = resolveOpsContext(deps);
   const logger = deps.logger.child({ component: 'ops-api' });
   const channelPaths = new Set((deps.channelRoutes ?? []).map((r) => r.path));
-  const bearerFailures = createFailureLimiter(
-    deps.redis,
-    (ip) => `${deps.config.redis.prefix}:api:bearer-fail:${ip}`,
-  );
+  const bearerFailures = createFailureLimiter(deps.redis, deps.config.redis.prefix);
   // Typed as Fastify's logger interface so the instance keeps the default FastifyInstance type.
   const loggerInstance: FastifyBaseLogger = logger;
+  const proxies = deps.config.gateway.trusted_proxies ?? [];
+  const requestTimeout = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const app = Fastify({
     loggerInstance,
+    // Only these addresses' X-Forwarded-For/-Proto/-Host count (req.ip, req.protocol, req.host); never `true`.
+    trustProxy: proxies.length > 0 ? proxies : false,
     // Our own onResponse line replaces Fastify's per-request lines (which would log the full URL).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout,
+    // Node checks the timeouts on this period (default 30 s, i.e. up to 30 s late).
+    http: {
+      headersTimeout: Math.ceil(requestTimeout / 3),
+      connectionsCheckingInterval: Math.min(2000, Math.ceil(requestTimeout / 3)),
+    },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // An undecodable path: the same clear JSON error as every other bad input.
     frameworkErrors: (err, _req, reply) => {
@@ -89,6 +103,15 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
     // Channel webhooks carry the platform's signature instead, checked by their adapter.
     if (channelPaths.has(pathOf(req.url))) return;
     if (ctx.apiToken === undefined) {
+      // A proxy in front makes every request look local (it may even rewrite Host to 127.0.0.1): an open gateway
+      // refuses anything that says it was forwarded.
+      if (isForwarded(req.headers)) {
+        logger.warn(
+          { method: req.method, path: pathOf(req.url) },
+          'ops api: forwarded request refused (no api_token)',
+        );
+        return reply.code(421).send({ error: FORWARDED_WITHOUT_TOKEN });
+      }
       if (isLocalHostHeader(req.headers.host, deps.config.gateway.host)) return;
       logger.warn(
         { method: req.method, path: pathOf(req.url), host: req.headers.host },
@@ -100,8 +123,11 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
     if (isBrowserPath(req.url) || isAssetPath(req.url)) return;
     const authorization = req.headers.authorization;
     if (authorization !== undefined) {
-      // A blocked address is refused even with the right token: no oracle while guessing.
-      const wait = await bearerFailures.blockedFor(req.ip);
+      // A blocked address is refused even with the right token: no oracle while guessing. A wrong token is counted
+      // (atomically, so parallel guesses count too) before it is answered.
+      const counter = [`bearer-addr:${req.ip}`];
+      const right = bearerMatches(authorization, ctx.apiToken);
+      const wait = right ? await bearerFailures.blockedFor(counter) : await bearerFailures.reserve(counter);
       if (wait > 0) {
         logger.warn(
           { method: req.method, path: pathOf(req.url), ip: req.ip },
@@ -112,11 +138,10 @@ export function createOpsServer(deps: OpsServerDeps): FastifyInstance {
           .header('retry-after', String(wait))
           .send({ error: tooManyBearerFailures(wait) });
       }
-      if (bearerMatches(authorization, ctx.apiToken)) {
+      if (right) {
         req.opsAuthorised = true;
         return;
       }
-      await bearerFailures.fail(req.ip);
     }
     // /healthz answers its status alone to anyone (load balancers); the route leaves the details out.
     if (pathOf(req.url) === '/healthz') return;

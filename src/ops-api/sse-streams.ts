@@ -18,7 +18,18 @@ export interface SseStreams {
   serve(reply: FastifyReply, follow: SseFollow, onFailure: (err: unknown) => void): Promise<void>;
 }
 
-export function createSseStreams(app: FastifyInstance, keepaliveMs: number): SseStreams {
+/**
+ * Bytes a stream may hold unsent (the client not reading, or reading slowly): past this it is cut, and the client
+ * reconnects and resumes from its Last-Event-ID. Without it a client that never reads grew the gateway's memory by
+ * every frame pushed to it.
+ */
+export const MAX_UNSENT_BYTES = 4 * 1024 * 1024;
+
+export function createSseStreams(
+  app: FastifyInstance,
+  keepaliveMs: number,
+  maxUnsentBytes = MAX_UNSENT_BYTES,
+): SseStreams {
   const open = new Set<ServerResponse>();
   app.addHook('preClose', async () => {
     for (const res of open) res.end();
@@ -37,7 +48,11 @@ export function createSseStreams(app: FastifyInstance, keepaliveMs: number): Sse
       open.add(res);
       let stop: () => void;
       try {
-        stop = await follow((f) => res.write(`${f.id ? `id: ${f.id}\n` : ''}data: ${f.data}\n\n`));
+        stop = await follow((f) => {
+          if (res.destroyed) return;
+          res.write(`${f.id ? `id: ${f.id}\n` : ''}data: ${f.data}\n\n`);
+          if (res.writableLength > maxUnsentBytes) res.destroy();
+        });
       } catch (err) {
         onFailure(err);
         open.delete(res);
@@ -45,8 +60,22 @@ export function createSseStreams(app: FastifyInstance, keepaliveMs: number): Sse
         return;
       }
       const keepalive = setInterval(() => res.write(': keepalive\n\n'), keepaliveMs);
+      // A browser stream lives only as long as its session: signing out (here or on another gateway), expiry or
+      // the user's removal from the config ends it at the next check (the page then finds itself signed out).
+      const recheck = reply.request.webRecheck;
+      const rechecking = recheck
+        ? setInterval(() => {
+            recheck.stillSignedIn().then(
+              (ok) => {
+                if (!ok) res.end();
+              },
+              () => {}, // Redis unreachable: the next check decides
+            );
+          }, recheck.everyMs)
+        : undefined;
       const done = () => {
         clearInterval(keepalive);
+        clearInterval(rechecking);
         stop();
         open.delete(res);
       };

@@ -11,12 +11,23 @@ import { CROSS_SITE, CSRF_MISSING, NOT_SIGNED_IN } from './auth-messages.ts';
 import { createLocalSessions } from './local-session.ts';
 import { registerLoginRoutes } from './login-routes.ts';
 import { createSessionStore, SESSION_TTL_SECS, type StoredSession } from './session-store.ts';
+import { signInMode, standing } from './users/web-users.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     webUser?: WebUser;
+    /** Set with webUser: whether the session still stands (an SSE stream asks again while it stays open). */
+    webRecheck?: SessionRecheck;
   }
 }
+
+export interface SessionRecheck {
+  everyMs: number;
+  stillSignedIn(): Promise<boolean>;
+}
+
+/** How often an open stream asks whether its session still stands (signed out, expired, user removed). */
+export const SESSION_RECHECK_MS = 15_000;
 
 export interface WebUser {
   login: string;
@@ -29,10 +40,16 @@ export interface WebUser {
   csrf: string;
   /** The silent loopback user (local mode): nothing to sign out of, the next page would sign it in again. */
   local: boolean;
+  /** The local user, the api_token operator, or a web user with `operator = true`: sees all, edits the config. */
+  operator: boolean;
 }
 
 export interface WebAuthDeps {
+  /** Default SESSION_RECHECK_MS (tests shorten it). */
+  sessionRecheckMs?: number;
   config: BatonConfig;
+  /** The config in effect now (a reload adds or removes users); default: `config`. */
+  currentConfig?: () => BatonConfig;
   redis: Redis;
   logger: Logger;
 }
@@ -43,7 +60,7 @@ export const LOCAL_LOGIN = 'local';
 
 export { isAssetPath, isBrowserPath, pathOf };
 
-export function webUserOf(s: StoredSession, local: boolean): WebUser {
+export function webUserOf(s: StoredSession, local: boolean, operator = local): WebUser {
   return {
     login: s.login,
     peerId: `web:${s.login}`,
@@ -51,6 +68,7 @@ export function webUserOf(s: StoredSession, local: boolean): WebUser {
     chatId: s.chatId,
     csrf: s.csrf,
     local,
+    operator,
   };
 }
 
@@ -67,14 +85,17 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
-/** A write from another site: an Origin that is not this Host, or Sec-Fetch-Site other than same-origin/none. */
+/**
+ * A write from another site: an Origin that is not this host, or Sec-Fetch-Site other than same-origin/none. The
+ * host is `req.host`: behind a trusted proxy (Fastify trustProxy) the X-Forwarded-Host the browser addressed.
+ */
 export function isCrossSite(req: FastifyRequest): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
   const origin = req.headers.origin;
   if (origin === undefined) return false;
-  const host = req.headers.host;
-  if (!URL.canParse(origin) || host === undefined) return true;
+  const host = req.host;
+  if (!URL.canParse(origin) || !host) return true;
   const from = new URL(origin);
   // Parsed in the Origin's scheme so a default port (`:80`) written in one and not the other still matches.
   const self = `${from.protocol}//${host}`;
@@ -91,19 +112,30 @@ function wantsPage(req: FastifyRequest): boolean {
   return (req.headers.accept ?? '').includes('text/html');
 }
 
-/** True on a loopback bind without api_token: the first visit is silently the `local` user. */
+/** True on a loopback bind without api_token or web users: the first visit is silently the `local` user. */
 export function isLocalMode(config: BatonConfig): boolean {
-  const token = config.gateway.api_token;
-  return isLoopbackHost(config.gateway.host) && (token === undefined || token.trim() === '');
+  return isLoopbackHost(config.gateway.host) && signInMode(config) === 'open';
 }
 
 export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
   const { config, redis } = deps;
+  const currentConfig = deps.currentConfig ?? (() => config);
   const logger = deps.logger.child({ component: 'web-auth' });
   const sessions = createSessionStore(redis, config.redis.prefix, logger);
   const local = isLocalMode(config);
   const localSessions = local ? createLocalSessions(redis, config.redis.prefix, LOCAL_LOGIN) : undefined;
   if (!app.hasRequestDecorator('webUser')) app.decorateRequest('webUser', undefined);
+  if (!app.hasRequestDecorator('webRecheck')) app.decorateRequest('webRecheck', undefined);
+  const everyMs = deps.sessionRecheckMs ?? SESSION_RECHECK_MS;
+  // A stored session must still be in Redis and still stand under the config in effect; a local one always does.
+  const recheckOf = (s: StoredSession): SessionRecheck => ({
+    everyMs,
+    async stillSignedIn() {
+      if (local) return true;
+      const again = await sessions.peek(s.sessionId);
+      return again !== undefined && standing(currentConfig(), again.login, again.via) !== undefined;
+    },
+  });
 
   const refuse = (reply: FastifyReply, status: number, error: string) => reply.code(status).send({ error });
 
@@ -122,7 +154,13 @@ export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
       session = await localSessions.issue();
       reply.header('set-cookie', sessionCookie(req, session.sessionId));
     }
-    if (session) req.webUser = webUserOf(session, local);
+    // Decided per request from the config in effect: a removed user's session ends at once.
+    const stands = session && !local ? standing(currentConfig(), session.login, session.via) : undefined;
+    if (session && !local && !stands) session = undefined;
+    if (session) {
+      req.webUser = webUserOf(session, local, local || stands?.operator === true);
+      req.webRecheck = recheckOf(session);
+    }
     if (path === '/login') return; // the login routes decide (and a login POST has no session yet)
     if (!session) {
       if (wantsPage(req)) return reply.redirect(`/login?next=${encodeURIComponent(req.url)}`, 303);
@@ -137,7 +175,7 @@ export function registerWebAuth(app: FastifyInstance, deps: WebAuthDeps): void {
     }
   });
 
-  registerLoginRoutes(app, { config, redis, logger, sessions, local });
+  registerLoginRoutes(app, { config: currentConfig, redis, logger, sessions, local });
 }
 
 function headerOf(req: FastifyRequest, name: string): string | undefined {

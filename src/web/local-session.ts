@@ -42,6 +42,7 @@ export function createLocalSessions(redis: Redis, prefix: string, login: string)
     chatId: mac(k, 'chat', id).toString('hex').slice(0, 32),
     csrf: mac(k, 'csrf', id).toString('base64url'),
     createdAt: 0,
+    via: 'user',
   });
   return {
     async issue() {

@@ -15,6 +15,8 @@ import { registerOpsPages } from './ops/register-ops-pages.ts';
 import { type AbortSession, registerSessionPages } from './sessions/register-session-pages.ts';
 
 export interface WebDeps {
+  /** How often an open stream rechecks its session (default 15 s). */
+  sessionRecheckMs?: number;
   config: BatonConfig;
   redis: Redis;
   logger: Logger;
@@ -30,11 +32,13 @@ export interface WebDeps {
 }
 
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
-  registerWebAuth(app, deps);
+  registerWebAuth(app, { ...deps, currentConfig: deps.opsPages?.currentConfig ?? (() => deps.config) });
   registerAssets(app);
   registerChatRoutes(app, deps.webChats ?? [], deps.logger.child({ component: 'web-chat' }));
   registerOpsPages(app, createOpsPagesDeps({ ...deps, wiring: deps.opsPages ?? {} }));
+  const currentConfig = deps.opsPages?.currentConfig ?? (() => deps.config);
   registerSessionPages(app, {
+    config: currentConfig,
     redis: deps.redis,
     prefix: deps.config.redis.prefix,
     abortSession: deps.abortSession,

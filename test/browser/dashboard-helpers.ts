@@ -14,9 +14,12 @@ export interface SignedIn {
   dialogs: string[];
 }
 
-/** A browser context with a real session of `login` in the harness's Redis (as /login would create it). */
+/**
+ * A browser context with a real session of `login` in the harness's Redis (as /login would create it); the
+ * harness config must list the login under [gateway.web_users] (webUsersToml).
+ */
 export async function signIn(browser: Browser, h: RuntimeHarness, login: string): Promise<SignedIn> {
-  const session = await createSessionStore(h.redis, h.prefix, createSilentLogger()).create(login);
+  const session = await createSessionStore(h.redis, h.prefix, createSilentLogger()).create(login, 'user');
   const context = await browser.newContext();
   await context.addCookies([{ name: SESSION_COOKIE, value: session.sessionId, url: h.opsUrl! }]);
   const page = await context.newPage();

@@ -1,5 +1,5 @@
-// The web chat behind api_token in real Chromium: a page redirects to /login, a wrong token is refused, the
-// signed-in user is `web:<login>`, peer groups decide who may talk (an unlisted user sees the refusal), and the
+// The web chat behind api_token in real Chromium: a page redirects to /login, a wrong secret (the api_token too)
+// is refused, a web user signs in with their own secret as `web:<login>`, peer groups decide who may talk (an unlisted user sees the refusal), and the
 // header's Sign out ends the session.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { LOGIN_FAILED, LOGIN_TITLE, SIGN_OUT } from '../../src/web/auth-messages
 import { NOT_ACCEPTED } from '../../src/web/chat-messages.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
+import { TEST_WEB_SECRET, webUsersToml } from '../helpers/web-users.ts';
 
 const TOKEN = 'web-login-token-5d2f81';
 const TOML = `
@@ -17,7 +18,7 @@ enabled = true
 channel = "web.main"
 agents = ["main"]
 external_peers = ["web:alice"]
-`;
+${webUsersToml(['alice', 'bob'])}`;
 
 let h: RuntimeHarness;
 let browser: Browser;
@@ -45,15 +46,15 @@ describe.skipIf(!hasChromium)(`web chat login${hasChromium ? '' : ` (skipped: ${
     return page;
   }
 
-  it('refuses a wrong token on the login page', async () => {
-    const page = await signIn('alice', 'wrong');
+  it("refuses a wrong secret, and the api_token as alice's secret, on the login page", async () => {
+    const page = await signIn('alice', TOKEN);
     await page.waitForSelector(`.error:has-text("${LOGIN_FAILED}")`);
     expect(page.url()).toContain('/login');
     await screenshot(page, 'web-chat-login-refused');
   });
 
   it('signs in as web:alice and chats', async () => {
-    const page = await signIn('alice', TOKEN);
+    const page = await signIn('alice', TEST_WEB_SECRET);
     await page.waitForURL(/\/chat\/main$/);
     await page.waitForSelector('#chat[data-live="true"]');
     expect(await page.textContent('header.top')).toContain('web:alice');
@@ -65,7 +66,7 @@ describe.skipIf(!hasChromium)(`web chat login${hasChromium ? '' : ` (skipped: ${
   });
 
   it('shows the refusal to a user no peer group lists', async () => {
-    const page = await signIn('bob', TOKEN);
+    const page = await signIn('bob', TEST_WEB_SECRET);
     await page.waitForSelector('#chat[data-live="true"]');
     await page.fill('#chat-input', 'hi');
     await page.press('#chat-input', 'Enter');
@@ -74,7 +75,7 @@ describe.skipIf(!hasChromium)(`web chat login${hasChromium ? '' : ` (skipped: ${
   });
 
   it('signs out from the header: the session ends and the next page load goes to /login', async () => {
-    const page = await signIn('alice', TOKEN);
+    const page = await signIn('alice', TEST_WEB_SECRET);
     await page.waitForURL(/\/chat\/main$/);
     await page.click(`header.top button:has-text("${SIGN_OUT}")`);
     await page.waitForURL(/\/login$/);

@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import type { Redis } from 'ioredis';
+import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
 import type { AbortSession } from '../../src/fleet/session-abort.ts';
 import { createLiveSubscriber } from '../../src/live/live-subscriber.ts';
@@ -18,6 +19,7 @@ export const TEST_WEB_USER = {
   chatId: 'alice',
   csrf: 'test-csrf-token',
   local: false,
+  operator: true,
 };
 
 export interface DashboardServer {
@@ -32,6 +34,8 @@ export async function startDashboard(o: {
   abortSession: AbortSession;
   /** null: nobody signed in. */
   user?: typeof TEST_WEB_USER | null;
+  /** Peer groups that decide what a non-operator user sees (default: none). */
+  config?: () => Pick<BatonConfig, 'peer_groups'>;
 }): Promise<DashboardServer> {
   const app = Fastify();
   const user = o.user === undefined ? TEST_WEB_USER : o.user;
@@ -46,6 +50,7 @@ export async function startDashboard(o: {
   const subscriber = createLiveSubscriber({ redisUrl: REDIS_URL, logger });
   const runEvents = createRunEventFeed({ redis: o.redis, subscriber, prefix: o.prefix, logger });
   registerSessionPages(app, {
+    config: o.config ?? (() => ({ peer_groups: {} })),
     redis: o.redis,
     prefix: o.prefix,
     abortSession: o.abortSession,

@@ -12,7 +12,7 @@ export const DELEGATION_MODES = [
 ] as const satisfies readonly RiskProfile['delegation_policy']['mode'][];
 
 /** Credential-looking keys are hidden whole, whatever their value (e.g. a token written inline, not as ${VAR}). */
-const SECRET_KEYS = /(^|_)(token|secret|password|api_key|apikey|signing_secret|private_key)$/i;
+const SECRET_KEYS = /(^|_)(token|secret|secret_hash|password|api_key|apikey|signing_secret|private_key)$/i;
 
 /** The config as shown: `secrets` itself left out, every known secret value and credential key redacted. */
 export function redactedConfig(config: BatonConfig): Record<string, unknown> {

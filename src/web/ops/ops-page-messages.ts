@@ -8,6 +8,7 @@ export const TITLES = {
   senders: 'Refused senders',
 } as const;
 
+export const OPERATORS_ONLY = 'Only an operator may open this page or make this change.';
 export const NO_TASKS = 'No background tasks in the last 7 days.';
 export const TASK_NOT_FOUND = (id: string) => `No task found for task_id '${id}'`;
 export const CANCEL_LABEL = 'Cancel';

@@ -45,7 +45,7 @@ function row(t: TaskRow): Html {
       : html`<span class="muted">—</span>`;
   const cancel =
     t.status === 'running'
-      ? html`<button class="danger" data-post="/ui/tasks/${t.task_id}/cancel" data-confirm="${cancelConfirm(t.task_id, t.agent)}">${CANCEL_LABEL}</button>`
+      ? html`<button class="danger" data-post="/ui/tasks/${encodeURIComponent(t.task_id)}/cancel" data-confirm="${cancelConfirm(t.task_id, t.agent)}">${CANCEL_LABEL}</button>`
       : '';
   return html`<tr data-task="${t.task_id}">
 <td><code>${t.task_id}</code><br><span class="muted">parent call</span> <code>${t.parent_tool_call_id ?? '—'}</code></td>

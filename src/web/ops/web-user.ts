@@ -11,12 +11,3 @@ export function requireWebUser(req: FastifyRequest, reply: FastifyReply): WebUse
   void reply.code(401).send({ error: NOT_SIGNED_IN });
   return null;
 }
-
-/**
- * Who may change the config from the dashboard (a delegation_policy save, admitting a refused sender): today every
- * signed-in user, i.e. the one local user of a loopback bind or a holder of `api_token`. One rule for every
- * config edit, so narrowing it (operators only) narrows them all.
- */
-export function requireConfigEditor(req: FastifyRequest, reply: FastifyReply): WebUser | null {
-  return requireWebUser(req, reply);
-}

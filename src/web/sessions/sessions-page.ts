@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import { runningTurnsKey } from '../../fleet/running-turns.ts';
 import { historyKeys } from '../../session/history-store.ts';
-import { readSessionIndex } from '../../session/session-index.ts';
+import { type IndexedSession, readSessionIndex } from '../../session/session-index.ts';
 import { type Html, html } from '../html.ts';
 import { turnControl } from './abort-control.ts';
 import * as m from './session-page-messages.ts';
@@ -24,9 +24,19 @@ export interface SessionsView {
   rows: SessionRow[];
 }
 
-/** One page: ZREVRANGE of the index, then one pipelined LLEN per row and one HMGET of the running marks. */
-export async function readSessions(redis: Redis, prefix: string, offset: number): Promise<SessionsView> {
-  const page = await readSessionIndex(redis, prefix, offset, SESSIONS_PAGE_SIZE);
+/**
+ * One page: ZREVRANGE of the index (or the given rows), then one pipelined LLEN per row and one HMGET of the
+ * running marks.
+ */
+export async function readSessions(
+  redis: Redis,
+  prefix: string,
+  offset: number,
+  only?: IndexedSession[],
+): Promise<SessionsView> {
+  const page = only
+    ? { total: only.length, sessions: only }
+    : await readSessionIndex(redis, prefix, offset, SESSIONS_PAGE_SIZE);
   if (page.sessions.length === 0) return { total: page.total, offset, rows: [] };
   const pipe = redis.pipeline();
   for (const s of page.sessions) pipe.llen(historyKeys(prefix, s.agent, s.sessionKey)[0]);

@@ -21,6 +21,7 @@ import { createSessionStore, type StoredSession } from '../../../src/web/session
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { loadTestConfig } from '../../helpers/test-config.ts';
+import { webUsersToml } from '../../helpers/web-users.ts';
 
 const SECRET = 'sk-test-ops-pages-5f2a9c71';
 const prefix = uniquePrefix('ops-pages');
@@ -61,7 +62,7 @@ risk_profile = "default"
 channel = "web"
 agents = ["writer"]
 external_peers = ["web:alice"]
-`;
+${webUsersToml(['alice', 'bob'], ['alice'])}`;
 
 beforeAll(async () => {
   const { config: loadedConfig, load: loaded } = loadTestConfig(TOML, { env: { OPS_PAGES_KEY: SECRET } });
@@ -83,8 +84,8 @@ beforeAll(async () => {
   });
   app.addHook('onClose', () => abortBus.close());
   const sessions = createSessionStore(redis, prefix, logger);
-  alice = await sessions.create('alice');
-  bob = await sessions.create('bob');
+  alice = await sessions.create('alice', 'user');
+  bob = await sessions.create('bob', 'user');
 });
 afterAll(async () => {
   await app.close();
@@ -165,9 +166,10 @@ describe('approvals', () => {
       waitMs: 60_000,
     });
 
-  it('shows every web user the card with its arguments as text, read-only: no decide button', async () => {
+  it('shows the card with its arguments as text, read-only: no decide button; not to a user of no group', async () => {
     const rec = await ask();
-    for (const who of [alice, bob]) {
+    expect((await get('/ui/approvals/fragment', bob)).body).not.toContain(rec.approval_id);
+    for (const who of [alice]) {
       const res = await get('/ui/approvals/fragment', who);
       expect(res.body).not.toContain('<script>');
       expect(res.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');

@@ -23,6 +23,7 @@ import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/
 import { readSse, type SseReader } from '../../helpers/sse.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { loadTestConfig } from '../../helpers/test-config.ts';
+import { webUsersToml } from '../../helpers/web-users.ts';
 import { newApproval } from '../approval/helpers.ts';
 
 const SECRET = 'sk-test-page-streams-8c1d4e';
@@ -55,7 +56,7 @@ api_key = "\${PAGE_STREAMS_KEY}"
 [agents.main]
 model_provider = "custom.fake"
 risk_profile = "default"
-`,
+${webUsersToml(['alice'], ['alice'])}`,
     { env: { PAGE_STREAMS_KEY: SECRET } },
   );
   const config = { ...loaded, gateway: { ...loaded.gateway, port: 0 } };
@@ -64,7 +65,7 @@ risk_profile = "default"
   app.addHook('onClose', () => abortBus.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  alice = await createSessionStore(redis, prefix, logger).create('alice');
+  alice = await createSessionStore(redis, prefix, logger).create('alice', 'user');
 });
 afterAll(async () => {
   await app.close();

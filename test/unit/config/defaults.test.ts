@@ -28,6 +28,8 @@ channel = "telegram"
       data_dir: `${BASE_DIR}/data`,
       api_token: undefined,
       health_detail: 'token',
+      trusted_proxies: [],
+      web_users: {},
     });
     expect(config.worker).toEqual({
       concurrency: 16,
