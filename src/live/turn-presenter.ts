@@ -24,8 +24,8 @@ export interface LiveOutput {
 }
 
 export interface TurnPresenter {
-  /** Stops watching; the progress message becomes its summary. `previewShown`: the answer replaces a preview. */
-  finish(): Promise<{ previewShown: boolean }>;
+  /** Stops watching; the progress message becomes its summary (the answer replaces the preview: settle-turn). */
+  finish(): Promise<void>;
 }
 
 /** A preview needs this much text (live.md §2 step 1): a few words are not worth a message and an edit. */
@@ -169,7 +169,6 @@ export function startTurnPresenter(opts: PresenterOptions): TurnPresenter {
             );
         }
       }
-      return { previewShown: shown.preview !== null };
     },
   };
 }

@@ -14,13 +14,13 @@ import { runningTurnsKey } from '../fleet/running-turns.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
 import { sessionIndexKey, sessionIndexMember } from '../session/session-index.ts';
-import { inboxKeys, outboxStreamKey, replyIdempotencyKey, replySentKey } from './names.ts';
+import { inboxKeys, liveTurnKey, outboxStreamKey, replyIdempotencyKey, replySentKey } from './names.ts';
 import { outboxEntryArgs } from './outbox-entry.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-6.lua'));
 const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
-const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-8.lua'));
+const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-9.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
 export const queuedMessageSchema = inboundMessageSchema.extend({
@@ -48,8 +48,8 @@ export interface SettledTurn {
   turnId: string;
   /** The session history the turn adds to (none when the turn failed). */
   history?: { agent: string; sessionKey: string; messages: readonly ChatMessage[] };
-  /** The root run whose preview message this answer replaces (live.md §2 step 3). */
-  finishes?: string;
+  /** The root run that answered: the reply replaces the live previews of the turn's runs (live.md §2 step 3). */
+  runId?: string;
 }
 
 export interface ConversationInbox {
@@ -162,6 +162,7 @@ export function createConversationInbox(
           runningTurnsKey(prefix),
           ...historyKeys(prefix, history.agent, history.sessionKey),
           sessionIndexKey(prefix),
+          liveTurnKey(prefix, turn.turnId),
         ],
         [
           event.eventId,
@@ -171,13 +172,13 @@ export function createConversationInbox(
             to: turn.to,
             text: turn.text,
             order: { conversation, seq: event.seq },
-            ...(turn.finishes ? { finishes: turn.finishes } : {}),
           }),
           turn.turnId,
           HISTORY_TTL_SECS,
           historyMaxStored,
           sessionIndexMember(history.agent, history.sessionKey),
           ...changeArgs(prefix, 'sessions', conversation),
+          turn.runId ?? '',
           ...history.messages.map((m) => JSON.stringify(m)),
         ],
       )) as [number, string];

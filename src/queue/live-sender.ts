@@ -32,10 +32,11 @@ export interface LiveSender {
   /** One live op: post or edit its slot's message, or skip it. Never throws for a platform failure. */
   show(entry: OutboxEntry & { live: LiveOp }): Promise<void>;
   /**
-   * Edits the preview of `root` (if one was posted) into the answer's first chunk: true when done. False sends
-   * the answer as new messages, and a preview that could not be edited is deleted where the platform allows.
+   * Edits the newest preview of `roots` (runs of one turn, the answering run last) into the answer's first chunk:
+   * true when done. False sends the answer as new messages. Every other preview, and one that could not be
+   * edited, is deleted where the platform allows.
    */
-  replacePreview(root: string, entry: OutboxEntry, firstChunk: string): Promise<boolean>;
+  replacePreview(roots: readonly string[], entry: OutboxEntry, firstChunk: string): Promise<boolean>;
 }
 
 export function createLiveSender(opts: LiveSenderOptions): LiveSender {
@@ -109,29 +110,42 @@ export function createLiveSender(opts: LiveSenderOptions): LiveSender {
       await slots.end(op.root, op.slot, posted, op.n, held);
     },
 
-    async replacePreview(root, entry, firstChunk) {
-      const ref = await slots.takePreview(root, signal).catch(() => null);
-      if (!ref) return false;
-      for (let attempt = 1; attempt <= opts.maxAttempts && !signal.aborted; attempt++) {
+    async replacePreview(roots, entry, firstChunk) {
+      // Each run's preview is taken (marked final: no late op of a dead run touches it again). The newest becomes
+      // the answer; the others, left by runs that died or were handed back mid-turn, would be stale copies.
+      const previews: MessageRef[] = [];
+      for (const root of roots) {
+        const ref = await slots.takePreview(root, signal).catch(() => null);
+        if (ref) previews.push(ref);
+      }
+      const ref = previews.pop();
+      let replaced = false;
+      for (let attempt = 1; ref && attempt <= opts.maxAttempts && !signal.aborted; attempt++) {
         if (Date.now() < pause.until) await wait(pause.until - Date.now());
         try {
           await adapter.edit(ref, { text: firstChunk });
-          return true;
+          replaced = true;
+          break;
         } catch (err) {
           if (rateLimited(err)) continue;
           logger.warn(
             { channel: adapter.key, entry_id: entry.id, err: errorMessage(err) },
             'the preview could not become the answer; sending the answer as new messages',
           );
+          previews.push(ref);
           break;
         }
       }
-      await adapter
-        .delete?.(ref)
-        .catch((err: unknown) =>
-          logger.debug({ channel: adapter.key, err: errorMessage(err) }, 'preview not deleted'),
-        );
-      return false;
+      // Stopping before the edit: whoever takes the entry over does all of it.
+      if (!replaced && signal.aborted) return false;
+      for (const stale of previews) {
+        await adapter
+          .delete?.(stale)
+          .catch((err: unknown) =>
+            logger.debug({ channel: adapter.key, err: errorMessage(err) }, 'preview not deleted'),
+          );
+      }
+      return replaced;
     },
   };
 }

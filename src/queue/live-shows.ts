@@ -4,31 +4,44 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Recipient } from '../channel-host/types.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
-import { liveKeys, outboxStreamKey } from './names.ts';
+import { LIVE_STATE_TTL_SECS } from './live-slots.ts';
+import { liveKeys, liveTurnKey, outboxStreamKey } from './names.ts';
 import { type LiveSlot, outboxEntryArgs } from './outbox-entry.ts';
 
-const enqueueLiveOp = loadRedisScript(join(import.meta.dirname, 'lua', 'enqueue-live-op-2.lua'));
+const enqueueLiveOp = loadRedisScript(join(import.meta.dirname, 'lua', 'enqueue-live-op-3.lua'));
 
 export interface LiveShows {
   /** Queues a show of `slot` with `text`; false when skipped (the previous show has not left yet). */
   show(slot: LiveSlot, text: string, last: boolean): Promise<boolean>;
 }
 
-export function createLiveShows(
-  redis: Redis,
-  prefix: string,
-  to: Recipient,
-  root: string,
-  redact: (text: string) => string,
-  gapMs: number,
-): LiveShows {
+export interface LiveShowsOptions {
+  redis: Redis;
+  prefix: string;
+  to: Recipient;
+  /** The turn, whose answer finds this run's messages through it (a turn handed back runs again). */
+  turnId: string;
+  /** The root run whose messages these are. */
+  root: string;
+  redact: (text: string) => string;
+  /** The chat's `stream_edit_interval_ms`. */
+  gapMs: number;
+}
+
+export function createLiveShows(opts: LiveShowsOptions): LiveShows {
+  const { redis, prefix, to, turnId, root, redact, gapMs } = opts;
   let n = 0;
   return {
     async show(slot, text, last) {
       const live = { root, slot, n: n + 1, last, gap: gapMs };
       const entry = outboxEntryArgs({ to, text: redact(text), live });
-      const keys = [liveKeys(prefix, root).state, outboxStreamKey(prefix, to.channel)];
-      const queued = (await enqueueLiveOp(redis, keys, [live.n, last ? '1' : '0', ...entry])) === 1;
+      const keys = [
+        liveKeys(prefix, root).state,
+        outboxStreamKey(prefix, to.channel),
+        liveTurnKey(prefix, turnId),
+      ];
+      const args = [live.n, last ? '1' : '0', root, LIVE_STATE_TTL_SECS, ...entry];
+      const queued = (await enqueueLiveOp(redis, keys, args)) === 1;
       if (queued) n = live.n;
       return queued;
     },

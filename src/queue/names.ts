@@ -47,6 +47,9 @@ export const liveKeys = (prefix: string, root: string) => ({
   busy: (slot: string) => `${prefix}:live:{${root}}:busy:${slot}`,
 });
 
+/** A turn's runs that queued live ops, oldest first: a turn handed to another worker runs again as a new run. */
+export const liveTurnKey = (prefix: string, turnId: string) => `${prefix}:live-turn:${turnId}`;
+
 /** When a chat may get its next live op (live.md §2 step 2): set when the platform answered the last one. */
 export function livePaceKey(prefix: string, channelKey: string, chat: string): string {
   return `${prefix}:live-pace:${channelKey}:${chat}`;

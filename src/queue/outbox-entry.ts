@@ -41,8 +41,11 @@ export interface OutboxEntry {
   approval?: ApprovalCardRequest;
   /** Set for a live message show (outside any conversation's order). */
   live?: LiveOp;
-  /** A turn's answer that replaces this root run's preview message, if one was posted (live.md §2 step 3). */
-  finishes?: string;
+  /**
+   * A turn's answer replaces the preview messages of these root runs, if they posted any (live.md §2 step 3): every
+   * run of the turn that showed live messages (a turn handed to another worker runs again), the answering run last.
+   */
+  finishes?: string[];
   to: Recipient;
   text: string;
   /** Set for a conversation's replies, which leave in `seq` order. */
@@ -58,7 +61,7 @@ export interface OutboxEntry {
 
 /** What a producer queues: a reply (with its place in a conversation, if any) or a card request. */
 export type NewOutboxEntry =
-  | { to: Recipient; text: string; order?: ReplyOrder; finishes?: string }
+  | { to: Recipient; text: string; order?: ReplyOrder; finishes?: string[] }
   | { to: Recipient; approval: ApprovalCardRequest }
   | { to: Recipient; text: string; live: LiveOp };
 
@@ -132,11 +135,14 @@ export function parseOutboxEntry(raw: RawOutboxEntry, reclaimed: boolean): Outbo
     if (!live.success) return malformed('bad live op');
     return { id, to: to.data, text: shape.data.text, live: live.data, reclaimed };
   }
-  let finishes: string | undefined;
+  let finishes: string[] | undefined;
   if (f.finishes !== undefined) {
-    const root = z.uuid().safeParse(safeJson(f.finishes));
+    // One root (as queued before a turn could name several) or a list; oldest first, the answering run last.
+    const roots = z
+      .union([z.uuid().transform((r) => [r]), z.array(z.uuid()).min(1)])
+      .safeParse(safeJson(f.finishes));
     // The answer still goes out (as new messages) when only its preview link is unreadable.
-    if (root.success) finishes = root.data;
+    if (roots.success) finishes = roots.data;
   }
   return { id, to: to.data, text: shape.data.text, ...ordered, ...(finishes ? { finishes } : {}), reclaimed };
 }

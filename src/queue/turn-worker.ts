@@ -93,7 +93,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     let history: SettledTurn['history'];
     let handedBack = false;
     const stopTyping = opts.typing?.whileRunning(origin);
-    const live = presentTurn(services, origin, runId);
+    const live = presentTurn(services, origin, turnId, runId);
     // A channel root turn asks its own chat, or its profile's route (approvals.md §5).
     const asker = services.approvals.askerFor({
       agent: event.agent,
@@ -129,20 +129,24 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       unregister();
       active.delete(controller);
     }
-    const { previewShown } = (await live?.finish()) ?? { previewShown: false };
+    await live?.finish();
     await marked;
     // The settle commits history and reply, and clears the running mark.
     // Last line of defence: no known secret value reaches the chat, whatever the model or an error wrote.
     if (!handedBack) {
-      const finishes = previewShown ? { finishes: runId } : {};
-      return { to: origin, text: redact(text), turnId, ...finishes, ...(history ? { history } : {}) };
+      return { to: origin, text: redact(text), turnId, runId, ...(history ? { history } : {}) };
     }
     await opts.running.markDone(conversation, turnId);
     return null;
   }
 
   /** The turn's live view in its chat (live.md §2, §3), unless the channel has both turned off. */
-  function presentTurn(services: RuntimeServices, origin: Recipient, runId: string): TurnPresenter | null {
+  function presentTurn(
+    services: RuntimeServices,
+    origin: Recipient,
+    turnId: string,
+    runId: string,
+  ): TurnPresenter | null {
     const channel = channelOf(services.config, origin.channel);
     if (!channel || (channel.streaming === 'off' && channel.progress === 'off')) return null;
     return startTurnPresenter({
@@ -155,14 +159,15 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         progress: channel.progress,
         progressAfterMs: channel.progress_after_ms,
       },
-      output: createLiveShows(
-        services.redis,
-        opts.prefix,
-        origin,
-        runId,
+      output: createLiveShows({
+        redis: services.redis,
+        prefix: opts.prefix,
+        to: origin,
+        turnId,
+        root: runId,
         redact,
-        channel.stream_edit_interval_ms,
-      ),
+        gapMs: channel.stream_edit_interval_ms,
+      }),
       events: services.events,
       logger,
     });
@@ -209,17 +214,23 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     // A drain job whose worker died is handed to another worker: the event is still at the inbox head.
     maxStalledCount: 1000,
   });
-  const rekickIfPending = async (conversation: string) => {
-    if ((await inbox.pending(conversation)) > 0) await opts.turns.kick(conversation);
+  // Kicks under way: close waits for them, so a turn handed back at shutdown is picked up at once elsewhere
+  // (not at the next sweep) before the queue client closes.
+  const rekicks = new Set<Promise<void>>();
+  const rekickIfPending = (conversation: string, onError: (err: unknown) => void) => {
+    const kick = (async () => {
+      if ((await inbox.pending(conversation)) > 0) await opts.turns.kick(conversation);
+    })()
+      .catch(onError)
+      .finally(() => rekicks.delete(kick));
+    rekicks.add(kick);
   };
   worker.on('completed', (job) => {
-    rekickIfPending(job.data.conversation).catch((err) =>
-      logger.warn({ err: errorMessage(err) }, 'rekick failed'),
-    );
+    rekickIfPending(job.data.conversation, (err) => logger.warn({ err: errorMessage(err) }, 'rekick failed'));
   });
   worker.on('failed', (job, err) => {
     logger.warn({ err: err.message }, 'drain job failed');
-    if (job) rekickIfPending(job.data.conversation).catch(() => {});
+    if (job) rekickIfPending(job.data.conversation, () => {});
   });
   worker.on('error', (err) => logger.warn({ err: err.message }, 'turn worker error'));
 
@@ -233,6 +244,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       }, graceMs);
       await closed;
       clearTimeout(timer);
+      await Promise.all([...rekicks]);
     },
   };
 }

@@ -5,16 +5,34 @@
 -- KEYS[1] conversation inbox list, KEYS[2] set of conversations with pending events,
 -- KEYS[3] reply idempotency key, KEYS[4] channel outbox stream, KEYS[5] running-turns hash,
 -- KEYS[6] session history list, KEYS[7] set of turn ids already in that history,
--- KEYS[8] session index (sorted set: session member -> last activity ms, read by the dashboard)
+-- KEYS[8] session index (sorted set: session member -> last activity ms, read by the dashboard),
+-- KEYS[9] the turn's runs that queued live ops (live-shows.ts)
 -- ARGV[1] event id, ARGV[2] conversation id, ARGV[3] idempotency ttl seconds,
 -- ARGV[4..8] the reply's outbox entry (outbox-entry.fragment.lua), ARGV[9] this turn's id,
 -- ARGV[10] history ttl seconds, ARGV[11] max stored history messages, ARGV[12] session index member,
--- ARGV[13] dashboard pub/sub channel, ARGV[14] its change message, ARGV[15..] history messages (JSON)
+-- ARGV[13] dashboard pub/sub channel, ARGV[14] its change message, ARGV[15] the run that answers ('' for none),
+-- ARGV[16..] history messages (JSON)
 -- Returns { events left, the new head event JSON or '' }.
 --!include outbox-entry.fragment.lua
 --!include ../../session/lua/history-append.fragment.lua
-if #ARGV > 14 then history_append(KEYS[6], KEYS[7], KEYS[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], 15) end
-if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[3]) then outbox_add_argv(KEYS[4], 4) end
+if #ARGV > 15 then history_append(KEYS[6], KEYS[7], KEYS[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], 16) end
+-- The reply replaces the live previews of its turn (live.md §2 step 3): it names every run that showed live
+-- messages, the answering run last, so the gateway edits the newest preview into the answer and deletes the
+-- ones of runs that died or were handed back. A turn that showed nothing costs the gateway nothing.
+local tag = ARGV[8]
+local runs = redis.call('LRANGE', KEYS[9], 0, -1)
+if #runs > 0 then
+  local ordered = {}
+  for _, run in ipairs(runs) do
+    if run ~= ARGV[15] then ordered[#ordered + 1] = run end
+  end
+  if ARGV[15] ~= '' then ordered[#ordered + 1] = ARGV[15] end
+  tag = 'finishes:' .. cjson.encode(ordered)
+end
+redis.call('DEL', KEYS[9])
+if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[3]) then
+  outbox_add(KEYS[4], ARGV[4], ARGV[5], ARGV[6], ARGV[7], tag)
+end
 -- Stored records are decoded under pcall: an unreadable one must not fail the script after the history and
 -- the reply above were written. An unreadable head is not this turn's event (the inbox drops it on its own);
 -- an unreadable running mark can belong to no other run (one turn of a conversation runs at a time): cleared.
