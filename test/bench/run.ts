@@ -86,7 +86,7 @@ await tg.close();
 process.stdout.write(
   'the Telegram lane with streaming and progress on and off, alternated (live.md §2, §3)…\n',
 );
-const live = await measureLiveLanes(4);
+const live = await measureLiveLanes(6);
 add({ measure: 'grammy echo bot update→sendMessage p50', value: echo.p50Ms, unit: 'ms' });
 add({ measure: 'grammy echo bot update→sendMessage p99', value: echo.p99Ms, unit: 'ms' });
 const tgTargetMs = 2 * (echo.p50Ms + 2 * raw.p50Ms);
