@@ -23,11 +23,26 @@ export interface RoleIo {
   stopSignal?: Promise<string>;
 }
 
+/** How long a Ctrl-C under npm waits for npm's forwarded copy of the signal once the role has stopped. */
+const NPM_FORWARD_WAIT_MS = 2000;
+
+/** The stop signal that ended the role, when one did (it is already settled by the time the role returns). */
+function firstStop(signals: StopSignals): Promise<string | null> {
+  return Promise.race([signals.stopped, Promise.resolve(null)]);
+}
+
 export async function runRole(role: RoleName, configPath: string, io: RoleIo): Promise<number> {
   // Installed before anything starts: a signal during startup stops the role once it is up, never midway.
   const signals = watchStopSignals(io.out);
   try {
-    return await runUntilStopped(role, configPath, io, io.stopSignal ?? signals.stopped, signals);
+    const code = await runUntilStopped(role, configPath, io, io.stopSignal ?? signals.stopped, signals);
+    // Ctrl-C under npm arrives twice (the terminal's and npm's forward). On a busy machine npm's copy can come
+    // after the shutdown, in the last milliseconds of teardown, where Node's default kills the process by
+    // SIGINT and npm reports a failure: wait (briefly) for that copy before returning.
+    if (io.env.npm_lifecycle_event !== undefined && (await firstStop(signals)) === 'SIGINT') {
+      await signals.received('SIGINT', 2, NPM_FORWARD_WAIT_MS);
+    }
+    return code;
   } finally {
     // The stop handlers stay while the process drains: Ctrl-C under `npm start` arrives twice (the terminal's and
     // npm's), and a late copy would otherwise meet Node's default and kill the process by SIGINT, which npm then

@@ -16,6 +16,8 @@ export interface StopSignals {
   onReload(handler: (signal: string) => void): void;
   /** Removes the handlers (after the role has shut down). */
   dispose(): void;
+  /** Resolves once `signal` has arrived `times` times in all, or after `ms`. */
+  received(signal: string, times: number, ms: number): Promise<void>;
 }
 
 /** What the watcher listens on: the process, or an emitter standing in for it in a unit test. */
@@ -30,7 +32,11 @@ export function watchStopSignals(say: (line: string) => void, source: SignalSour
   const stopped = new Promise<string>((resolve) => {
     resolveStop = resolve;
   });
+  const counts = new Map<string, number>();
+  let counted: (() => void)[] = [];
   const onStop = (signal: NodeJS.Signals) => {
+    counts.set(signal, (counts.get(signal) ?? 0) + 1);
+    for (const tell of counted) tell();
     if (first) return say(alreadyStopping(signal));
     first = signal;
     resolveStop(signal);
@@ -47,6 +53,21 @@ export function watchStopSignals(say: (line: string) => void, source: SignalSour
     dispose() {
       for (const s of STOP_SIGNALS) source.off(s, onStop);
       source.off(RELOAD_SIGNAL, onReload);
+    },
+    received(signal, times, ms) {
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done() {
+          clearTimeout(timer);
+          counted = counted.filter((t) => t !== check);
+          resolve();
+        }
+        function check() {
+          if ((counts.get(signal) ?? 0) >= times) done();
+        }
+        counted.push(check);
+        check();
+      });
     },
   };
 }

@@ -26,6 +26,25 @@ describe('watchStopSignals', () => {
     expect(source.listenerCount('SIGTERM')).toBe(1);
   });
 
+  it("waits for a signal's later copy (npm's forwarded Ctrl-C), or for the time limit", async () => {
+    const { watch, send } = setup();
+    send('SIGINT');
+    let copy = false;
+    const waiting = watch.received('SIGINT', 2, 60_000).then(() => {
+      copy = true;
+    });
+    await Promise.resolve();
+    expect(copy).toBe(false);
+    send('SIGINT');
+    await waiting;
+    expect(copy).toBe(true);
+    // Already seen twice: no wait; never seen: the limit ends the wait.
+    await watch.received('SIGINT', 2, 60_000);
+    const started = Date.now();
+    await watch.received('SIGTERM', 1, 50);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+
   it('acknowledges SIGHUP while starting, then hands it to the reload handler, never stopping', async () => {
     const { source, lines, watch, send } = setup();
     send('SIGHUP');
