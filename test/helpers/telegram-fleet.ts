@@ -1,6 +1,7 @@
 // A deployment in this process for live-view resilience tests: gateway and worker roles on one Redis prefix, one
 // fake Telegram bot and one fake model. A test adds, stops or crashes any of them mid-turn. Each gateway runs its
 // own grammy adapter (the channel lease lets one of them poll and send) and counts the writes it made.
+
 import type { Redis } from 'ioredis';
 import type { ChannelAdapter } from '../../src/channel-host/types.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
@@ -12,7 +13,7 @@ import { type Role, startWorkerRole } from '../../src/roles/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.ts';
 import { deletePrefix, testRedis, uniquePrefix } from './redis.ts';
-import { loadTestConfig } from './test-config.ts';
+import { loadTestConfig, mainWithWriterToml } from './test-config.ts';
 
 export const KEY = 'telegram.home';
 
@@ -30,32 +31,11 @@ progress_after_ms = 2000`;
 /** Quick lease hand-over: a standby retries every 200 ms, a crashed holder's lease lapses after 3 s. */
 const LEASE = { ttlMs: 3000, renewMs: 1000, retryMs: 200 };
 
-const toml = (tg: FakeTelegram, model: FakeModelServer, channelKeys: string) => `
-[providers.models.custom.main]
-uri = "${model.openaiBaseUrl}"
-model = "main-model"
-
-[providers.models.custom.writer]
-uri = "${model.openaiBaseUrl}"
-model = "writer-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.ops]
-delegation_policy = { mode = "allow" }
-auto_approve = ["delegate"]
-
-[agents.main]
-model_provider = "custom.main"
-risk_profile = "ops"
-delegates = ["writer"]
-channels = ["${KEY}"]
-
-[agents.writer]
-model_provider = "custom.writer"
-risk_profile = "ops"
-
+const toml = (
+  tg: FakeTelegram,
+  model: FakeModelServer,
+  channelKeys: string,
+) => `${mainWithWriterToml(model.openaiBaseUrl, { mainExtra: `channels = ["${KEY}"]` })}
 [channels.telegram.home]
 enabled = true
 bot_token = "TF"

@@ -126,3 +126,33 @@ host = "127.0.0.1"
 port = ${port}
 data_dir = "${dataDir}"
 `;
+
+/**
+ * `main` may delegate to `writer` without asking (`ops` profile), each on its own model of the fake server at
+ * `uri`; `mainExtra` lines go into `[agents.main]`.
+ */
+export const mainWithWriterToml = (uri: string, o: { writerModel?: string; mainExtra?: string } = {}) => `
+[providers.models.custom.main]
+uri = "${uri}"
+model = "main-model"
+
+[providers.models.custom.writer]
+uri = "${uri}"
+model = "${o.writerModel ?? 'writer-model'}"
+
+[reliability]
+provider_retries = 0
+
+[risk_profiles.ops]
+delegation_policy = { mode = "allow" }
+auto_approve = ["delegate"]
+
+[agents.main]
+model_provider = "custom.main"
+risk_profile = "ops"
+delegates = ["writer"]
+${o.mainExtra ?? ''}
+[agents.writer]
+model_provider = "custom.writer"
+risk_profile = "ops"
+`;

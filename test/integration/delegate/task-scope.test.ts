@@ -3,34 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import { createRuntimeHarness, localPeers, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { mainWithWriterToml } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { delegateCall } from './delegate-config.ts';
 import { resultOf } from './helpers.ts';
 
-const TOML = `
-[providers.models.custom.main]
-uri = "\${MODEL_URI}"
-model = "main-model"
-
-[providers.models.custom.fast]
-uri = "\${MODEL_URI}"
-model = "fast-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.ops]
-delegation_policy = { mode = "allow" }
-auto_approve = ["delegate"]
-
-[agents.main]
-model_provider = "custom.main"
-risk_profile = "ops"
-delegates = ["writer"]
-
-[agents.writer]
-model_provider = "custom.fast"
-risk_profile = "ops"
+const TOML = `${mainWithWriterToml(`\${MODEL_URI}`, { writerModel: 'fast-model' })}
 ${localPeers()}`;
 
 let h: RuntimeHarness;

@@ -10,33 +10,10 @@ import { outboxStreamKey } from '../../../src/queue/names.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
+import { mainWithWriterToml } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
-const TOML = `
-[providers.models.custom.main]
-uri = "\${MODEL_URI}"
-model = "main-model"
-
-[providers.models.custom.fast]
-uri = "\${MODEL_URI}"
-model = "fast-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.ops]
-delegation_policy = { mode = "allow" }
-auto_approve = ["delegate"]
-
-[agents.main]
-model_provider = "custom.main"
-risk_profile = "ops"
-delegates = ["writer"]
-
-[agents.writer]
-model_provider = "custom.fast"
-risk_profile = "ops"
-
+const TOML = `${mainWithWriterToml(`\${MODEL_URI}`, { writerModel: 'fast-model' })}
 [channels.web.main]
 enabled = true
 
