@@ -3,6 +3,7 @@ import { channelOf, ownEntry } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import type { AttachmentIntake } from '../media/intake.ts';
 import { admissionFor, admissionToml } from './admission.ts';
 import { refusedSenderLog } from './channel-messages.ts';
 import { type ChatCommandHandler, parseChatCommand } from './commands.ts';
@@ -38,6 +39,8 @@ export interface ChannelHostOptions {
   logger: Logger;
   /** Agent per channel key for channels that are not in the config (the local test channel). */
   routes?: Record<string, string>;
+  /** Fetches and stores a message's files before it is queued (media.md §1); absent: they arrive as not downloaded. */
+  attachments?: AttachmentIntake;
   /** Button presses; without a handler they are logged and dropped. */
   actions?: ActionHandler;
   /** `/stop` and `/status`, answered at once (absent: they are ordinary messages). `/new` goes through the inbox. */
@@ -144,7 +147,9 @@ export function createChannelHost(opts: ChannelHostOptions): ChannelHost {
         await opts.commands.run(command, { conversation, agent, event });
         return { accepted: true, conversation };
       }
-      const accepted = await ingest.accept(conversation, { ...event, agent });
+      const stored =
+        event.attachments?.length && opts.attachments ? await opts.attachments.store(event) : event;
+      const accepted = await ingest.accept(conversation, { ...stored, agent });
       if (accepted === 'duplicate') return { accepted: false, reason: 'duplicate' };
       // Behind other events, the drain job in charge of the conversation reaches this one (or the sweeper does).
       if (accepted === 'first') await ingest.kick(conversation, agent);

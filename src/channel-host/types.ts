@@ -1,5 +1,6 @@
 // The channel contract: what adapters hand to the runtime (InboundEvent) and what they must send.
 import { z } from 'zod';
+import { type AttachmentKind, attachmentSchema, type OutboundFile } from './attachment.ts';
 
 /** `<type>.<alias>:<chat>:<thread>` (thread empty when none): the conversation's stable id. */
 export function conversationId(channel: string, chat: string, thread?: string): string {
@@ -37,7 +38,10 @@ export const inboundMessageSchema = z.object({
   chat: z.string().min(1),
   thread: z.string().min(1).optional(),
   sender: z.object({ id: z.string().min(1), username: z.string().optional() }),
+  /** The caption when the message carries files; may be '' then. */
   text: z.string(),
+  /** Files sent with the message (media.md §1): adapters give `source`, the host replaces it by `blob`/`failed`. */
+  attachments: z.array(attachmentSchema).max(50).optional(),
   /** Direct message (not a group, guild channel or Slack channel). */
   isDirect: z.boolean(),
   /** The bot was mentioned or replied to (mention_only). */
@@ -68,6 +72,8 @@ export type InboundAction = z.infer<typeof inboundActionSchema>;
 
 export const inboundEventSchema = z.discriminatedUnion('kind', [inboundMessageSchema, inboundActionSchema]);
 export type InboundEvent = z.infer<typeof inboundEventSchema>;
+
+export type { AttachmentKind, OutboundFile };
 
 /** Button ids fit every platform's callback data (Telegram: 64 bytes, Slack and Discord: more). */
 export const BUTTON_ID_MAX_BYTES = 64;
@@ -151,6 +157,16 @@ export interface ChannelAdapter {
   send(to: Recipient, msg: OutboundMessage): Promise<MessageRef>;
   /** Replaces a sent message's text and buttons (no buttons in `msg`: they are removed). */
   edit(ref: MessageRef, msg: OutboundMessage): Promise<void>;
+  /**
+   * The bytes of an inbound attachment (its `source`), through the platform's API with the bot's credentials.
+   * Stops past `maxBytes`; a refusal, a missing file or a network failure is an AttachmentFetchError with the
+   * reason the user line shows. Absent: the channel's files arrive as `not downloaded` lines.
+   */
+  download?(source: string, maxBytes: number, signal: AbortSignal): Promise<Uint8Array>;
+  /** Largest file the platform lets a bot upload (media.md §2); absent: only `max_attachment_mb` applies. */
+  readonly maxUploadBytes?: number;
+  /** Sends a file to a chat (send_file); the caption goes with it where the platform allows. */
+  sendFile?(to: Recipient, file: OutboundFile): Promise<MessageRef>;
   /** Deletes a message the bot sent, where the platform allows it (a preview its answer could not replace). */
   delete?(ref: MessageRef): Promise<void>;
   /**

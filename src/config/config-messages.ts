@@ -11,6 +11,7 @@ export const typeReason = (expected: string, found: ValueKind): string =>
 export const enumReason = (options: readonly string[], value: string): string =>
   `expected one of ${options.map((o) => `"${o}"`).join(', ')}, found "${value}"`;
 export const NOT_NEGATIVE = 'must not be negative';
+export const NOT_POSITIVE = 'must be greater than 0';
 /** A required key is missing (the spec gives no text for the generic case). */
 export const REQUIRED = 'required';
 export const atLeast = (min: number): string => `must be at least ${min}`;

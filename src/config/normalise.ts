@@ -219,6 +219,7 @@ function channelsOf(channels: SectionData['channels']): Record<string, ChannelCo
     approval_timeout_secs: c.approval_timeout_secs,
     excluded_tools: c.excluded_tools,
     reply_min_interval_secs: c.reply_min_interval_secs,
+    max_attachment_mb: c.max_attachment_mb,
     ...liveRunKeysOf(c),
     api_base_url: c.api_base_url,
   });
@@ -269,6 +270,7 @@ function channelsOf(channels: SectionData['channels']): Record<string, ChannelCo
       approval_timeout_secs: c.approval_timeout_secs,
       excluded_tools: c.excluded_tools,
       reply_min_interval_secs: c.reply_min_interval_secs,
+      max_attachment_mb: c.max_attachment_mb,
       ...liveRunKeysOf(c),
       title: c.title,
     };

@@ -7,6 +7,7 @@ import {
   enumOf,
   intAtLeast,
   nonNegInt,
+  positiveNum,
   str,
   strArray,
   table,
@@ -28,6 +29,8 @@ const common = (approvalTimeoutSecs: number) => ({
   stream_edit_interval_ms: intAtLeast(250).default(1000),
   progress: enumOf(['compact', 'verbose', 'off'] as const).default('compact'),
   progress_after_ms: nonNegInt().default(2000),
+  // media.md §3.
+  max_attachment_mb: positiveNum().default(20),
 });
 
 export const telegramSchema = table({

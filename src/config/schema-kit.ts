@@ -1,6 +1,14 @@
 // zod building blocks whose issues carry the exact reasons of spec/config.md §3 (type, negative, enum).
 import { z } from 'zod';
-import { atLeast, between, enumReason, NOT_NEGATIVE, REQUIRED, typeReason } from './config-messages.ts';
+import {
+  atLeast,
+  between,
+  enumReason,
+  NOT_NEGATIVE,
+  NOT_POSITIVE,
+  REQUIRED,
+  typeReason,
+} from './config-messages.ts';
 import { isTable, kindOf } from './toml-path.ts';
 
 /** Error callback for a schema's own type check: a missing key reads `required`, anything else names both kinds. */
@@ -33,6 +41,9 @@ export const num = () =>
       error: typeError('number'),
     })
     .transform((v) => Number(v));
+
+/** A number (integer or float) greater than 0. */
+export const positiveNum = () => num().refine((v) => v > 0, { error: NOT_POSITIVE });
 
 export const enumOf = <const T extends readonly [string, ...string[]]>(options: T) =>
   z.enum(options, {

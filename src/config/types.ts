@@ -164,6 +164,8 @@ interface ChannelCommon extends LiveRunKeys {
   approval_timeout_secs: number;
   excluded_tools: string[];
   reply_min_interval_secs: number;
+  /** media.md §3: the largest file downloaded or sent on this channel, in MiB. */
+  max_attachment_mb: number;
 }
 
 /** A channel's live-run keys (live.md §5). */

@@ -20,6 +20,8 @@ import { createChannelPresence } from '../fleet/channel-presence.ts';
 import { createMetricsStore } from '../fleet/metrics-store.ts';
 import { createRefusedSenders } from '../fleet/refused-senders.ts';
 import { subscribeTyping } from '../fleet/typing-signals.ts';
+import { createBlobStore } from '../media/blob-store.ts';
+import { createAttachmentIntake, DEFAULT_MAX_ATTACHMENT_MB, MIB } from '../media/intake.ts';
 import type { ConfigDiagnostics } from '../ops-api/health.ts';
 import { createOpsDeps } from '../ops-api/ops-deps.ts';
 import { startOpsServer } from '../ops-api/ops-server.ts';
@@ -106,6 +108,15 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
       outbox,
     }),
     refused: createRefusedSenders(redis, prefix, logger),
+    attachments: createAttachmentIntake({
+      blobs: createBlobStore(redis),
+      prefix,
+      logger,
+      adapterOf: (channel) => opts.adapters.find((a) => a.key === channel),
+      limitBytesOf: (channel) =>
+        (channelOf(opts.live?.current() ?? config, channel)?.max_attachment_mb ?? DEFAULT_MAX_ATTACHMENT_MB) *
+        MIB,
+    }),
   });
   const holder = newWorkerId();
   const presence = createChannelPresence(redis, prefix, logger);

@@ -1,0 +1,43 @@
+// Every model-visible and user-visible string of attachments (media.md): the lines a turn's user message gets
+// for its files, the reasons a file was not downloaded, and send_file's results and refusals.
+
+/** `12 B`, `3.4 KB`, `20.0 MB`: binary units, one decimal above bytes. */
+export function formatSize(bytes: number | undefined): string {
+  if (bytes === undefined) return 'size unknown';
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`;
+}
+
+/** A limit in bytes as the config states it (`max_attachment_mb`, MiB): `20 MB`, `0.5 MB`. */
+export function formatLimit(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : Number(mb.toFixed(2))} MB`;
+}
+
+/** media.md §1: a file stored where the agent's file tools can read it. */
+export const attachmentSavedLine = (kind: string, name: string, size: string, path: string) =>
+  `[attachment: ${kind} ${name}, ${size}, saved as ${path}]`;
+
+/** media.md §1: a file over the limit or that could not be fetched; the turn still runs. */
+export const attachmentFailedLine = (kind: string, name: string, size: string, reason: string) =>
+  `[attachment: ${kind} ${name}, ${size}, not downloaded: ${reason}]`;
+
+/** media.md §1: a voice note or audio's transcript, before its saved-as line. */
+export const voiceTranscriptLine = (text: string) => `[voice transcript] ${text}`;
+
+/** Why an attachment was not downloaded: the end of its `not downloaded: …` line. */
+export const attachmentReasons = {
+  tooLarge: (limitBytes: number) => `larger than the ${formatLimit(limitBytes)} limit`,
+  empty: 'the file is empty',
+  notFound: 'the platform no longer has this file',
+  refused: (status: number) => `the platform refused the download (HTTP ${status})`,
+  unreachable: (_err: unknown) => 'the platform could not be reached',
+  timedOut: 'the download timed out',
+  tooMany: (max: number) => `more than ${max} files in one message`,
+  /** The gateway has no way to fetch this channel's files (an adapter without downloads). */
+  unsupported: 'this channel cannot download files',
+  /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
+  expired: 'the stored copy expired before the turn ran',
+} as const;
