@@ -144,6 +144,7 @@ channel = "telegram"
       approval_timeout_secs: 120,
       excluded_tools: [],
       reply_min_interval_secs: 0,
+      max_attachment_mb: 20,
       background_notices: true,
       streaming: 'partial',
       stream_after_ms: 800,

@@ -17,6 +17,7 @@ describe('[channels.web.<alias>]', () => {
       approval_timeout_secs: 300,
       excluded_tools: [],
       reply_min_interval_secs: 0,
+      max_attachment_mb: 20,
       background_notices: true,
       streaming: 'partial',
       stream_after_ms: 800,
