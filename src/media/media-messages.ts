@@ -38,6 +38,10 @@ export const attachmentReasons = {
   tooMany: (max: number) => `more than ${max} files in one message`,
   /** The gateway has no way to fetch this channel's files (an adapter without downloads). */
   unsupported: 'this channel cannot download files',
+  /** A link to a file kept elsewhere (Slack's Google Drive files) or a URL off the platform's file hosts. */
+  notOnPlatform: 'the file is not stored on the platform',
+  /** Slack answers a refused token with its login page (HTTP 200, HTML) instead of an error. */
+  loginPage: 'the platform answered with a login page instead of the file',
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
 } as const;
