@@ -88,8 +88,10 @@ function fileAttachment(raw: unknown, index: number): Attachment {
   if (f.is_external || f.mode === 'external') return { ...base, failed: attachmentReasons.notOnPlatform };
   const url = f.url_private_download || f.url_private;
   if (url && url.length <= SOURCE_MAX) return { ...base, source: url };
-  if (!url && f.id && f.file_access === 'check_file_info')
+  // No URL in the event (Slack Connect), or one too long to carry (it holds the name): files.info has it.
+  if (f.id && (url || f.file_access === 'check_file_info')) {
     return { ...base, source: `${FILE_INFO_SOURCE}${f.id}` };
+  }
   return { ...base, failed: attachmentReasons.notFound };
 }
 

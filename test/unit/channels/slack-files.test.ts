@@ -88,6 +88,11 @@ describe('slack files as attachments', () => {
     expect(b?.name).toHaveLength(10_000);
     expect(b?.size).toBeUndefined();
     expect(slackAttachments(Array.from({ length: 60 }, () => file()))).toHaveLength(50);
+    // A URL too long to carry (it holds the name) is looked up by the file's id instead.
+    const long = slackAttachments([
+      file({ url_private_download: `https://files.slack.com/${'x'.repeat(9000)}` }),
+    ]);
+    expect(long[0]?.source).toBe('slack-file:F1');
   });
 
   it('makes a message with files and no words a turn with an empty text', () => {
