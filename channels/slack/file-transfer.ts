@@ -1,9 +1,9 @@
 // Slack files both ways: url_private downloads with the bot token (only ever sent to Slack's file hosts), and
 // send_file through the external upload flow (files.getUploadURLExternal → POST bytes → completeUploadExternal).
 import type { webApi } from '@slack/bolt';
-import { AttachmentFetchError, type OutboundFile } from '../../src/channel-host/attachment.ts';
-import { fetchLimited } from '../../src/channel-host/fetch-limited.ts';
 import type { MessageRef, Recipient } from '../../src/channel-host/types.ts';
+import { AttachmentFetchError, type OutboundFile } from '../../src/media/attachment.ts';
+import { fetchLimited } from '../../src/media/fetch-limited.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
 import { FILE_INFO_SOURCE } from './files.ts';
 import { mapSendError } from './outbound.ts';

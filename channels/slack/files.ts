@@ -1,7 +1,7 @@
 // Slack file objects (a message's `files`) → baton attachments. Everything here comes from the event: untrusted,
 // possibly malformed; a file that cannot be fetched is reported (`failed`) rather than dropped.
 import { z } from 'zod';
-import type { Attachment, AttachmentKind } from '../../src/channel-host/attachment.ts';
+import type { Attachment, AttachmentKind } from '../../src/media/attachment.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
 
 /** The attachment schema's bounds: a longer name is cut, more files than this are not reported at all. */

@@ -4,9 +4,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../../channels/slack/slack-adapter.ts';
-import { AttachmentFetchError } from '../../../src/channel-host/attachment.ts';
 import { type ChannelAdapter, ChannelRateLimitError } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
+import { AttachmentFetchError } from '../../../src/media/attachment.ts';
 import { attachmentReasons } from '../../../src/media/media-messages.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
 
