@@ -13,6 +13,7 @@ import type { AbortBus } from '../fleet/abort-bus.ts';
 import type { RunningTurns } from '../fleet/running-turns.ts';
 import type { TypingSignals } from '../fleet/typing-signals.ts';
 import { startTurnPresenter, type TurnPresenter } from '../live/turn-presenter.ts';
+import type { TurnAttachments } from '../media/turn-attachments.ts';
 import { turnServices } from '../run-contract/live-services.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
 import { closeWorker } from './close-worker.ts';
@@ -33,6 +34,8 @@ export interface TurnWorkerOptions {
   turns: TurnQueue;
   abortBus: AbortBus;
   running: RunningTurns;
+  /** Writes a message's files into the workspace and describes them (media.md §1). */
+  attachments: TurnAttachments;
   /** The typing indicator while a turn runs; absent: none. */
   typing?: TypingSignals;
   redisUrl: string;
@@ -104,11 +107,15 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       requester: { channel: event.channel, user: event.sender.id },
     });
     try {
+      const input = event.attachments?.length
+        ? await opts.attachments.userMessage(event, conversation, services.config, controller.signal)
+        : { text: event.text, images: [] };
       const res = await runTurn(services, {
         agentAlias: event.agent,
         sessionKey: conversation,
         sender: `${event.channel}:${event.sender.id}`,
-        message: event.text,
+        message: input.text,
+        ...(input.images.length ? { images: input.images } : {}),
         turnId,
         origin,
         asker,

@@ -16,6 +16,7 @@ import { createMetricsStore } from '../fleet/metrics-store.ts';
 import { createRunningTurns } from '../fleet/running-turns.ts';
 import { createTypingSignals } from '../fleet/typing-signals.ts';
 import { createWorkerStatusBoard } from '../fleet/worker-status.ts';
+import { createTurnAttachments } from '../media/turn-attachments.ts';
 import { createApprovalDelivery } from '../queue/approval-delivery.ts';
 import { sendBackgroundNotice } from '../queue/background-notice.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
@@ -111,6 +112,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const outbox = createReplyOutbox(redis, prefix, outboundRedactor(services));
   const worker = startTurnWorker({
     services,
+    attachments: createTurnAttachments({ redis, env: opts.env ?? process.env, logger }),
     inbox,
     turns,
     abortBus,
