@@ -12,7 +12,7 @@ import {
   transcriptionProviderAnthropic,
   transcriptionProviderMissing,
 } from './config-messages.ts';
-import { hasEntry as has } from './lookup.ts';
+import { hasEntry as has, providerOf } from './lookup.ts';
 import { formatPath } from './toml-path.ts';
 import type { BatonConfig, Diagnostic } from './types.ts';
 
@@ -63,7 +63,7 @@ export function checkTranscription(config: BatonConfig): Diagnostic[] {
   const ref = config.transcription.provider;
   if (ref === undefined) return [];
   const path = formatPath(['transcription', 'provider']);
-  const entry = has(config.providers, ref) ? config.providers[ref] : undefined;
+  const entry = providerOf(config, ref);
   if (!entry) return [{ severity: 'error', path, message: transcriptionProviderMissing(ref) }];
   if (entry.type === 'anthropic')
     return [{ severity: 'error', path, message: transcriptionProviderAnthropic(ref) }];

@@ -4,7 +4,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, experimental_transcribe as transcribe } from 'ai';
 import { providerCredential } from '../config/credentials.ts';
 import { DEFAULT_PROVIDER_URI } from '../config/defaults.ts';
-import { hasEntry, ownEntry } from '../config/lookup.ts';
+import { ownEntry, providerOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { versioned, withoutEmptyCredentials } from './sdk-model.ts';
 
@@ -30,8 +30,7 @@ export function createTranscriber(
   baseFetch: typeof fetch = globalThis.fetch,
 ): Transcriber | null {
   const ref = config.transcription.provider;
-  if (ref === undefined || !hasEntry(config.providers, ref)) return null;
-  const entry = config.providers[ref];
+  const entry = ref === undefined ? undefined : providerOf(config, ref);
   const uri = (entry?.uri ?? ownEntry(DEFAULT_PROVIDER_URI, entry?.type ?? ''))?.replace(/\/+$/, '');
   if (!entry || !uri || entry.type === 'anthropic') return null;
   const baseURL = entry.type === 'ollama' ? versioned(uri) : uri;

@@ -4,7 +4,7 @@
 
 /** Model ids (the part after any `vendor/` prefix, lower-cased) known to accept image parts. */
 const VISION_MODELS: readonly RegExp[] = [
-  /^(chatgpt-)?gpt-4o/,
+  /^(chatgpt|gpt)-4o/,
   /^gpt-4\.1/,
   /^gpt-4-turbo/,
   /^gpt-5/,
