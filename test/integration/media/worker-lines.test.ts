@@ -195,6 +195,22 @@ describe('worker: attachments become the lines of media.md §1', () => {
     ]);
   });
 
+  it('two files of one message with one name: both kept, the second under its position', async () => {
+    const s = await sendFiles(h, 'twins', [
+      { kind: 'document', name: 'a.txt', bytes: Buffer.from('one') },
+      { kind: 'document', name: 'a.txt', bytes: Buffer.from('two') },
+    ]);
+    const second = 'inbox/local.test_twins_/evt-twins-2-a.txt';
+    expect(lastUserPartsOf(s.requests[0]!)).toEqual([
+      {
+        type: 'text',
+        text: `[attachment: document a.txt, 3 B, saved as ${s.rel('a.txt')}]\n[attachment: document a.txt, 3 B, saved as ${second}]`,
+      },
+    ]);
+    expect(inWorkspace(s.rel('a.txt')).toString()).toBe('one');
+    expect(inWorkspace(second).toString()).toBe('two');
+  });
+
   it('an expired blob: the turn runs with its not-downloaded line', async () => {
     // The chat's first turn is held at the model, so the second message waits in the inbox while its blob expires.
     held = new Promise<void>((r) => {
