@@ -1,6 +1,7 @@
 // The worker role: agent turns from the turns queue (and, as they land, cron runs and background delegations).
 import type { Redis } from 'ioredis';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
+import { createTurnAttachments } from '../agent/turn-attachments.ts';
 import { createApprovalStore } from '../approval/approval-store.ts';
 import { createApprovalWaiter } from '../approval/approval-waiter.ts';
 import { createChannelAsker } from '../approval/channel-asker.ts';
@@ -16,7 +17,6 @@ import { createMetricsStore } from '../fleet/metrics-store.ts';
 import { createRunningTurns } from '../fleet/running-turns.ts';
 import { createTypingSignals } from '../fleet/typing-signals.ts';
 import { createWorkerStatusBoard } from '../fleet/worker-status.ts';
-import { createTurnAttachments } from '../media/turn-attachments.ts';
 import { createApprovalDelivery } from '../queue/approval-delivery.ts';
 import { sendBackgroundNotice } from '../queue/background-notice.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIB } from '../../../src/media/attachment.ts';
 import { blobKeys } from '../../../src/media/blob-store.ts';
-import { MIB } from '../../../src/media/intake.ts';
 import { lastUserPartsOf } from '../../fakes/model-requests.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { filesUnder, mediaToml, PNG, sendFiles, workspaceOf } from './media-fixture.ts';

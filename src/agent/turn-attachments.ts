@@ -2,24 +2,24 @@
 // agent's workspace inbox, then described by its exact line; an image also travels as an image part (the provider
 // chain drops it for a model without vision), a voice note or audio gets its transcript when configured.
 import type { Redis } from 'ioredis';
-import type { Attachment } from '../channel-host/attachment.ts';
 import { agentOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import { createTranscriber, type Transcriber, TranscriptionError } from '../providers/index.ts';
-import type { ImageInput } from '../providers/types.ts';
-import { createBlobStore } from './blob-store.ts';
-import { writeInboxFile } from './inbox-files.ts';
+import type { Attachment } from '../media/attachment.ts';
+import { createBlobStore } from '../media/blob-store.ts';
+import { writeInboxFile } from '../media/inbox-files.ts';
 import {
   attachmentFailedLine,
   attachmentReasons,
   attachmentSavedLine,
   formatSize,
   voiceTranscriptLine,
-} from './media-messages.ts';
-import { inboxRelativePath, safeName } from './safe-name.ts';
-import { sniffImage } from './sniff.ts';
+} from '../media/media-messages.ts';
+import { inboxRelativePath, safeName } from '../media/safe-name.ts';
+import { sniffImage } from '../media/sniff.ts';
+import { createTranscriber, type Transcriber, TranscriptionError } from '../providers/index.ts';
+import type { ImageInput } from '../providers/types.ts';
 
 /** The user message of a turn: its text (stored in history) and the images sent with it (never stored). */
 export interface TurnInput {
