@@ -42,6 +42,8 @@ export const attachmentReasons = {
   notOnPlatform: 'the file is not stored on the platform',
   /** Slack answers a refused token with its login page (HTTP 200, HTML) instead of an error. */
   loginPage: 'the platform answered with a login page instead of the file',
+  /** The worker could not write it into the agent's workspace (a full disk, a folder that is a link). */
+  notSaved: 'it could not be saved in the workspace',
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
 } as const;
