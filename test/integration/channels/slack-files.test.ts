@@ -1,11 +1,22 @@
 // Slack files into a turn (media.md §1): the real Bolt adapter in Socket Mode against the fake Slack, the real
 // gateway and worker on Redis. Each file is fetched once with the bot token, stored before the envelope is acked,
 // and the turn runs whatever became of it.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { conversationId } from '../../../src/channel-host/types.ts';
 import { blobKeys, createBlobStore } from '../../../src/media/blob-store.ts';
+import {
+  attachmentFailedLine,
+  attachmentReasons,
+  attachmentSavedLine,
+  formatSize,
+} from '../../../src/media/media-messages.ts';
+import { inboxRelativePath, safeName } from '../../../src/media/safe-name.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
+import { askedOf } from '../../helpers/model-requests.ts';
 import { createRuntimeHarness, echoResponder, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { slackToml } from './slack-fixture.ts';
 
@@ -45,6 +56,17 @@ beforeEach(() => {
 const stored = (channel: string, ts: string, index = 0) =>
   createBlobStore(h.redis).get(blobKeys(h.prefix).inbound('slack.test', `${channel}:${ts}`, index));
 const tsOf = (env: { payload: Record<string, unknown> }) => (env.payload.event as { ts: string }).ts;
+/** A channel message's file as the turn sees it: its path in the workspace (thread_replies: the message's thread). */
+const pathOf = (channel: string, ts: string, name: string) =>
+  inboxRelativePath(conversationId('slack.test', channel, ts), `${channel}:${ts}`, name);
+const savedLine = (kind: string, name: string, bytes: string, channel: string, ts: string) =>
+  attachmentSavedLine(kind, safeName(name), formatSize(bytes.length), pathOf(channel, ts, name));
+/** What the model was asked in the test's only turn. */
+const asked = () => {
+  expect(h.server.requests).toHaveLength(1);
+  return askedOf(h.server.requests[0]!);
+};
+const inWorkspace = (rel: string) => readFileSync(join(h.config.agents.main!.workspace.path, rel), 'utf8');
 const PDF = '%PDF-1.4\nquarterly numbers\n%%EOF';
 
 describe('slack files into a turn', () => {
@@ -62,16 +84,32 @@ describe('slack files into a turn', () => {
     expect((await stored(channel, tsOf(env)))?.toString()).toBe(PDF);
     expect(fake.files.downloadsOf(String(pdf.id))).toMatchObject([{ authorization: 'Bearer xoxb-test' }]);
     await fake.waitForMessages(1, channel);
-    expect(h.server.requests).toHaveLength(1);
+    const ts = tsOf(env);
+    expect(asked()).toBe(`summarise this\n${savedLine('document', 'report.pdf', PDF, channel, ts)}`);
+    expect(inWorkspace(pathOf(channel, ts, 'report.pdf'))).toBe(PDF);
   });
 
-  it('makes a file with no text a turn', async () => {
+  it('makes a file with no text a turn; a claimed image that is not one is a file', async () => {
     const channel = freshChannel();
     const png = fake.files.host({ name: 'shot.png', bytes: 'not really a png', mimetype: 'image/png' });
     const env = fake.injectMessage({ channel, files: [png] });
     await fake.waitForMessages(1, channel);
-    expect(h.server.requests).toHaveLength(1);
+    expect(asked()).toBe(savedLine('file', 'shot.png', 'not really a png', channel, tsOf(env)));
     expect((await stored(channel, tsOf(env)))?.toString()).toBe('not really a png');
+  });
+
+  it('gives a Slack voice clip as a voice note', async () => {
+    const channel = freshChannel();
+    const clip = fake.files.host({
+      name: 'audio_message.m4a',
+      bytes: 'm4a bytes',
+      mimetype: 'audio/mp4',
+      filetype: 'm4a',
+      extra: { subtype: 'slack_audio', media_display_type: 'audio' },
+    });
+    const env = fake.injectMessage({ channel, files: [clip] });
+    await fake.waitForMessages(1, channel);
+    expect(asked()).toBe(savedLine('voice', 'audio_message.m4a', 'm4a bytes', channel, tsOf(env)));
   });
 
   it('downloads once and starts one turn when Slack redelivers, and for message plus app_mention', async () => {
@@ -100,23 +138,34 @@ describe('slack files into a turn', () => {
     await fake.waitForMessages(1, channel);
     expect(fake.files.downloadsOf(String(big.id))).toEqual([]);
     expect(await stored(channel, tsOf(env))).toBeNull();
-    expect(h.server.requests).toHaveLength(1);
+    expect(asked()).toBe(
+      `too big?\n${attachmentFailedLine('file', 'huge.zip', '5.0 MB', attachmentReasons.tooLarge(MIB))}`,
+    );
   });
 
   it('runs the turn when Slack refuses the download (403, sign-in page) or the URL is on another host', async () => {
     const channel = freshChannel();
     const files = [
-      fake.files.host({ name: 'a.pdf', bytes: PDF, behaviour: { status: 403 } }),
-      fake.files.host({ name: 'b.pdf', bytes: PDF, behaviour: 'login' }),
+      fake.files.host({ name: 'a.pdf', bytes: PDF, mimetype: 'application/pdf', behaviour: { status: 403 } }),
+      fake.files.host({ name: 'b.pdf', bytes: PDF, mimetype: 'application/pdf', behaviour: 'login' }),
       fake.files.host({
         name: 'c.pdf',
         bytes: PDF,
+        mimetype: 'application/pdf',
         extra: { url_private_download: `${foreignUrl}/files-pri/T0FAKE-F1/download/c.pdf` },
       }),
     ];
     const env = fake.injectMessage({ channel, text: 'three files', files });
     await fake.waitForMessages(1, channel);
-    expect(h.server.requests).toHaveLength(1);
+    const size = formatSize(PDF.length);
+    expect(asked()).toBe(
+      [
+        'three files',
+        attachmentFailedLine('document', 'a.pdf', size, 'the platform refused the download (HTTP 403)'),
+        attachmentFailedLine('document', 'b.pdf', size, attachmentReasons.loginPage),
+        attachmentFailedLine('document', 'c.pdf', size, attachmentReasons.notOnPlatform),
+      ].join('\n'),
+    );
     expect(foreignHits).toBe(0);
     for (const i of [0, 1, 2]) expect(await stored(channel, tsOf(env), i)).toBeNull();
     expect(fake.files.downloadsOf(String(files[0]?.id))).toHaveLength(1);
@@ -131,7 +180,15 @@ describe('slack files into a turn', () => {
     );
     const env = fake.injectMessage({ channel, text: 'odd names', files });
     await fake.waitForMessages(1, channel);
-    expect(h.server.requests).toHaveLength(1);
-    for (const i of [0, 1, 2, 3]) expect((await stored(channel, tsOf(env), i))?.toString()).toBe(`file ${i}`);
+    const ts = tsOf(env);
+    // An empty name is Slack's `file-<id>`; every path is the inbox's own, whatever the name said.
+    const shown = names.map((n, i) => n || `file-${files[i]?.id}`);
+    expect(asked()).toBe(
+      ['odd names', ...shown.map((n, i) => savedLine('document', n, `file ${i}`, channel, ts))].join('\n'),
+    );
+    for (const [i, n] of shown.entries()) {
+      expect(pathOf(channel, ts, n)).toMatch(/^inbox\/[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/);
+      expect(inWorkspace(pathOf(channel, ts, n))).toBe(`file ${i}`);
+    }
   });
 });
