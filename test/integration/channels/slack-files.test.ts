@@ -143,6 +143,23 @@ describe('slack files into a turn', () => {
     );
   });
 
+  it('explains an empty file and one larger than it claimed, holding nothing past the limit', async () => {
+    const channel = freshChannel();
+    const empty = fake.files.host({ name: 'empty.txt', bytes: '', mimetype: 'text/plain' });
+    const liar = fake.files.host({ name: 'small.bin', bytes: Buffer.alloc(2 * MIB, 7), size: 10 });
+    const env = fake.injectMessage({ channel, text: 'two odd files', files: [empty, liar] });
+    await fake.waitForMessages(1, channel);
+    expect(asked()).toBe(
+      [
+        'two odd files',
+        attachmentFailedLine('document', 'empty.txt', '0 B', attachmentReasons.empty),
+        attachmentFailedLine('file', 'small.bin', '10 B', attachmentReasons.tooLarge(MIB)),
+      ].join('\n'),
+    );
+    expect(fake.files.downloadsOf(String(empty.id))).toEqual([]);
+    expect(await stored(channel, tsOf(env), 1)).toBeNull();
+  });
+
   it('runs the turn when Slack refuses the download (403, sign-in page) or the URL is on another host', async () => {
     const channel = freshChannel();
     const files = [
