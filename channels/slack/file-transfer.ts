@@ -38,11 +38,13 @@ export function createSlackFiles(opts: SlackFilesOptions): SlackFiles {
   const inFlight = new Map<string, Promise<Uint8Array>>();
 
   /** files.info for a file whose event carried no URL (Slack Connect's `check_file_info`). */
-  async function urlOfFile(id: string): Promise<string> {
+  async function urlOfFile(id: string, signal: AbortSignal): Promise<string> {
     let res: Awaited<ReturnType<webApi.WebClient['files']['info']>>;
     try {
-      res = await opts.web.files.info({ file: id });
+      // The Web API call takes no signal: the download's time limit still ends the wait.
+      res = await Promise.race([opts.web.files.info({ file: id }), aborted(signal)]);
     } catch (err) {
+      if (signal.aborted) throw new AttachmentFetchError(attachmentReasons.timedOut);
       const code = (err as { data?: { error?: unknown } }).data?.error;
       if (code === 'file_not_found' || code === 'file_deleted') {
         throw new AttachmentFetchError(attachmentReasons.notFound);
@@ -56,7 +58,7 @@ export function createSlackFiles(opts: SlackFilesOptions): SlackFiles {
 
   async function fetchFile(source: string, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
     const raw = source.startsWith(FILE_INFO_SOURCE)
-      ? await urlOfFile(source.slice(FILE_INFO_SOURCE.length))
+      ? await urlOfFile(source.slice(FILE_INFO_SOURCE.length), signal)
       : source;
     let url: URL;
     try {
@@ -119,6 +121,13 @@ export function createSlackFiles(opts: SlackFilesOptions): SlackFiles {
       }
     },
   };
+}
+
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 type Shares = Record<string, Record<string, Array<{ ts?: unknown }>> | undefined>;

@@ -121,6 +121,9 @@ describe('slack file downloads', () => {
     const hidden = fake.files.host({ name: 'h.txt', bytes: 'connect', mimetype: 'text/plain' });
     expect(Buffer.from(await download(`slack-file:${hidden.id}`)).toString()).toBe('connect');
     expect(await reasonOf(download('slack-file:F0NONE'))).toBe(attachmentReasons.notFound);
+    expect(await reasonOf(download(`slack-file:${hidden.id}x`, 1000, AbortSignal.abort()))).toBe(
+      attachmentReasons.timedOut,
+    );
   });
 
   it('shares one download between concurrent asks for the same file', async () => {
