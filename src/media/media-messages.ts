@@ -40,4 +40,9 @@ export const attachmentReasons = {
   unsupported: 'this channel cannot download files',
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
+  /** Over what the platform serves to bots at all (Telegram's Bot API: 20 MB), whatever `max_attachment_mb` says. */
+  platformLimit: (platform: string, limitBytes: number) =>
+    `larger than ${platform} lets bots download (${formatLimit(limitBytes)})`,
+  /** The platform described a file without a usable reference to fetch it by. */
+  noReference: 'the platform gave no reference to download it by',
 } as const;

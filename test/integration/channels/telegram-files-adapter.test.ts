@@ -1,0 +1,359 @@
+// Telegram files at the adapter, on real grammy against the fake Bot API: what a file message becomes, download
+// through getFile and the file URL (with Telegram's refusals as reasons), and sendFile's multipart uploads.
+// (The runtime path, through the gateway's intake and Redis, is in telegram-files.test.ts.)
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTelegramAdapter } from '../../../channels/telegram/telegram-adapter.ts';
+import { AttachmentFetchError } from '../../../src/channel-host/attachment.ts';
+import {
+  type ChannelAdapter,
+  type ChannelHost,
+  ChannelRateLimitError,
+  type InboundMessage,
+} from '../../../src/channel-host/types.ts';
+import { createSilentLogger } from '../../../src/core/logger.ts';
+import { attachmentReasons } from '../../../src/media/media-messages.ts';
+import { fileMessage } from '../../fakes/telegram-files.ts';
+import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
+import { user } from '../../fakes/telegram-wire.ts';
+import { waitFor } from '../../helpers/wait.ts';
+
+const MIB = 1024 * 1024;
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 2, 3]);
+let tg: FakeTelegram;
+let adapter: ChannelAdapter;
+let events: InboundMessage[];
+const host: ChannelHost = {
+  async receive(e) {
+    events.push(e as InboundMessage);
+    return { accepted: true, conversation: 'c' };
+  },
+};
+
+beforeEach(async () => {
+  events = [];
+  tg = await startFakeTelegram({ token: 'T1' });
+  adapter = createTelegramAdapter({
+    alias: 'home',
+    botToken: 'T1',
+    apiBaseUrl: `${tg.url}/`,
+    logger: createSilentLogger(),
+  });
+  await adapter.start(host);
+});
+afterEach(async () => {
+  await adapter.stop();
+  await tg.close();
+});
+
+const waitEvents = (n: number) => waitFor(() => events.length >= n, 20_000, `${n} inbound events`);
+/** The reason a download failed with (it must fail). */
+async function reasonOf(download: Promise<unknown>): Promise<string> {
+  const err = await download.then(
+    () => new Error('downloaded'),
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AttachmentFetchError);
+  return (err as AttachmentFetchError).reason;
+}
+const signal = () => AbortSignal.timeout(20_000);
+
+describe('telegram files in', () => {
+  it('makes every file kind an attachment with its file_id as source, with or without a caption', async () => {
+    const f = (size = 100) => tg.files.addFile({ bytes: 'x', claimedSize: size });
+    const photo = f(50_000);
+    const doc = f();
+    const voice = f(3000);
+    const audio = f();
+    const anim = f();
+    const sticker = f();
+    const videoSticker = f();
+    tg.injectMessage({ chat: 7, from: 7, extra: fileMessage('photo', photo, { caption: 'look' }) });
+    tg.injectMessage({
+      chat: 7,
+      from: 7,
+      extra: fileMessage('document', doc, { fileName: 'report.pdf', mime: 'application/pdf' }),
+    });
+    tg.injectMessage({ chat: 7, from: 7, extra: fileMessage('voice', voice) });
+    tg.injectMessage({ chat: 7, from: 7, extra: fileMessage('audio', audio, { mime: 'audio/mpeg' }) });
+    // An animation comes with a `document` copy too: it is one file, an animation.
+    tg.injectMessage({
+      chat: 7,
+      from: 7,
+      extra: { ...fileMessage('document', anim), ...fileMessage('animation', anim, { mime: 'video/mp4' }) },
+    });
+    tg.injectMessage({ chat: 7, from: 7, extra: fileMessage('sticker', sticker) });
+    tg.injectMessage({
+      chat: 7,
+      from: 7,
+      extra: fileMessage('sticker', videoSticker, { extra: { is_video: true } }),
+    });
+    await waitEvents(7);
+    expect(events.map((e) => [e.text, e.attachments])).toEqual([
+      [
+        'look',
+        [
+          {
+            kind: 'image',
+            name: `photo-${photo.file_unique_id}.jpg`,
+            size: 50_000,
+            mime: 'image/jpeg',
+            source: photo.file_id,
+          },
+        ],
+      ],
+      [
+        '',
+        [{ kind: 'document', name: 'report.pdf', size: 100, mime: 'application/pdf', source: doc.file_id }],
+      ],
+      [
+        '',
+        [
+          {
+            kind: 'voice',
+            name: `voice-${voice.file_unique_id}.ogg`,
+            size: 3000,
+            mime: 'audio/ogg',
+            source: voice.file_id,
+          },
+        ],
+      ],
+      [
+        '',
+        [
+          {
+            kind: 'audio',
+            name: `audio-${audio.file_unique_id}.mpeg`,
+            size: 100,
+            mime: 'audio/mpeg',
+            source: audio.file_id,
+          },
+        ],
+      ],
+      [
+        '',
+        [
+          {
+            kind: 'animation',
+            name: `animation-${anim.file_unique_id}.mp4`,
+            size: 100,
+            mime: 'video/mp4',
+            source: anim.file_id,
+          },
+        ],
+      ],
+      [
+        '',
+        [
+          {
+            kind: 'image',
+            name: `sticker-${sticker.file_unique_id}.webp`,
+            size: 100,
+            mime: 'image/webp',
+            source: sticker.file_id,
+          },
+        ],
+      ],
+      [
+        '',
+        [
+          {
+            kind: 'file',
+            name: `sticker-${videoSticker.file_unique_id}.webm`,
+            size: 100,
+            mime: 'video/webm',
+            source: videoSticker.file_id,
+          },
+        ],
+      ],
+    ]);
+  });
+
+  it('counts a mention in a caption, keeps an odd file name raw, and turns a file without a file_id into a failed one', async () => {
+    const doc = tg.files.addFile({ bytes: 'x' });
+    const forum = { id: -1001, type: 'supergroup' as const, is_forum: true };
+    tg.injectMessage({
+      chat: forum,
+      from: user(8, 'bob'),
+      thread: 4,
+      extra: fileMessage('photo', doc, { caption: 'hey @baton_test_bot' }),
+    });
+    tg.injectMessage({
+      chat: 7,
+      from: 7,
+      extra: fileMessage('document', doc, { fileName: '../../etc/passwd' }),
+    });
+    tg.injectMessage({ chat: 7, from: 7, extra: { caption: 'broken', document: { file_name: 'a.txt' } } });
+    tg.injectMessage({ chat: 7, from: 7, extra: { photo: [] } });
+    await waitEvents(4);
+    expect(events[0]).toMatchObject({
+      chat: '-1001',
+      thread: '4',
+      text: 'hey @baton_test_bot',
+      addressedToBot: true,
+    });
+    // The name stays as sent: the host makes it safe before it is ever a path.
+    expect(events[1]?.attachments?.[0]?.name).toBe('../../etc/passwd');
+    const noReference = (name: string) => [{ kind: 'file', name, failed: attachmentReasons.noReference }];
+    expect(events[2]?.attachments).toEqual(noReference(`document-${events[2]?.eventId.split(':')[1]}`));
+    expect(events[3]?.attachments).toEqual(noReference(`photo-${events[3]?.eventId.split(':')[1]}`));
+  });
+});
+
+describe('telegram download', () => {
+  it('fetches through getFile and the file URL, within the limit', async () => {
+    const file = tg.files.addFile({ bytes: JPEG, path: 'photos/file_9.jpg' });
+    const bytes = await adapter.download!(file.file_id, 20 * MIB, signal());
+    expect(Buffer.from(bytes)).toEqual(JPEG);
+    expect(tg.files.downloads('photos/file_9.jpg')).toBe(1);
+    expect(tg.calls.find((c) => c.method === 'getFile')?.params).toEqual({ file_id: file.file_id });
+  });
+
+  it('explains each refusal, and never carries the token in an error', async () => {
+    const unknown = reasonOf(adapter.download!('no-such-id', 20 * MIB, signal()));
+    expect(await unknown).toBe(attachmentReasons.notFound);
+    const big = tg.files.addFile({ bytes: 'x', claimedSize: 21 * MIB });
+    expect(await reasonOf(adapter.download!(big.file_id, 50 * MIB, signal()))).toBe(
+      'larger than Telegram lets bots download (20 MB)',
+    );
+    expect(tg.files.downloads()).toBe(0);
+    const claimed = tg.files.addFile({ bytes: 'x', claimedSize: 2 * MIB });
+    expect(await reasonOf(adapter.download!(claimed.file_id, MIB, signal()))).toBe(
+      attachmentReasons.tooLarge(MIB),
+    );
+    expect(tg.files.downloads()).toBe(0);
+    // The file is bigger than getFile said: the body stops at the limit.
+    const liar = tg.files.addFile({ bytes: Buffer.alloc(4096, 1), claimedSize: 10 });
+    expect(await reasonOf(adapter.download!(liar.file_id, 1000, signal()))).toBe(
+      attachmentReasons.tooLarge(1000),
+    );
+
+    const refused = tg.files.addFile({ bytes: JPEG });
+    tg.files.failDownload(refused.file_path, { status: 403 });
+    const err = await adapter.download!(refused.file_id, MIB, signal()).catch((e: unknown) => e);
+    expect((err as AttachmentFetchError).reason).toBe(attachmentReasons.refused(403));
+    expect(`${(err as Error).message} ${(err as Error).stack}`).not.toContain('T1');
+    tg.files.failDownload(refused.file_path, { status: 500 });
+    expect(await reasonOf(adapter.download!(refused.file_id, MIB, signal()))).toBe(
+      attachmentReasons.refused(500),
+    );
+    tg.failNext('getFile', { status: 500 });
+    expect(await reasonOf(adapter.download!(refused.file_id, MIB, signal()))).toBe(
+      attachmentReasons.refused(500),
+    );
+    // Once Telegram serves it again, it downloads.
+    expect(Buffer.from(await adapter.download!(refused.file_id, MIB, signal()))).toEqual(JPEG);
+  });
+
+  it('gives up on a download that hangs when its signal fires', async () => {
+    const file = tg.files.addFile({ bytes: JPEG });
+    tg.files.failDownload(file.file_path, { hang: true });
+    const abort = new AbortController();
+    const pending = reasonOf(adapter.download!(file.file_id, MIB, abort.signal));
+    await waitFor(() => tg.files.downloads(file.file_path) === 1, 20_000, 'the download started');
+    abort.abort();
+    expect(await pending).toBe(attachmentReasons.timedOut);
+  });
+});
+
+describe('telegram sendFile', () => {
+  const to = { channel: 'telegram.home', chat: '-1001', thread: '4' };
+
+  it('sends a photo into a topic with its caption as multipart, the bytes exactly', async () => {
+    const ref = await adapter.sendFile!(to, {
+      name: 'chart.jpg',
+      bytes: JPEG,
+      mime: 'image/jpeg',
+      as: 'photo',
+      caption: 'the chart',
+    });
+    const [up] = tg.files.uploads;
+    expect(up).toMatchObject({
+      method: 'sendPhoto',
+      filename: 'chart.jpg',
+      caption: 'the chart',
+      chatId: -1001,
+      thread: 4,
+    });
+    expect(up?.bytes).toEqual(JPEG);
+    expect(ref).toEqual({
+      channel: 'telegram.home',
+      chat: '-1001',
+      messageId: String(tg.sentTo(-1001, 4)[0]?.message.message_id),
+    });
+    // What grammy really writes (no spaces, filename unquoted): the fake's parser is checked against it.
+    expect(up?.contentType).toMatch(/^multipart\/form-data; boundary=-{10}\w{32}$/);
+    const raw = up?.raw.toString('latin1') ?? '';
+    expect(raw).toContain('content-disposition:form-data;name="chat_id"\r\n\r\n-1001\r\n');
+    expect(raw).toContain('content-disposition:form-data;name="message_thread_id"\r\n\r\n4\r\n');
+    expect(raw).toMatch(/content-disposition:form-data;name="photo"\r\n\r\nattach:\/\/(\w+)\r\n/);
+    const id = /attach:\/\/(\w+)/.exec(raw)?.[1];
+    expect(raw).toContain(
+      `content-disposition:form-data;name="${id}";filename=chart.jpg\r\ncontent-type:application/octet-stream\r\n\r\n${JPEG.toString('latin1')}\r\n`,
+    );
+  });
+
+  it('sends a document and a voice note; a long caption is cut to 1024 characters', async () => {
+    await adapter.sendFile!(
+      { channel: 'telegram.home', chat: '7' },
+      {
+        name: 'report.pdf',
+        bytes: Buffer.from('%PDF-1.4'),
+        mime: 'application/pdf',
+        as: 'document',
+        caption: 'é'.repeat(2000),
+      },
+    );
+    await adapter.sendFile!(
+      { channel: 'telegram.home', chat: '7' },
+      { name: 'note.ogg', bytes: Buffer.from('OggS'), mime: 'audio/ogg', as: 'voice' },
+    );
+    expect(tg.files.uploads.map((u) => [u.method, u.filename, u.bytes.toString(), u.thread])).toEqual([
+      ['sendDocument', 'report.pdf', '%PDF-1.4', undefined],
+      ['sendVoice', 'note.ogg', 'OggS', undefined],
+    ]);
+    expect(tg.files.uploads[0]?.caption).toBe(`${'é'.repeat(1023)}…`);
+    expect(tg.files.uploads[1]?.caption).toBeUndefined();
+  });
+
+  it('sends a photo Telegram cannot process as a document', async () => {
+    tg.failNext('sendPhoto', { status: 400, description: 'Bad Request: PHOTO_INVALID_DIMENSIONS' });
+    await adapter.sendFile!(to, {
+      name: 'wide.png',
+      bytes: JPEG,
+      mime: 'image/png',
+      as: 'photo',
+      caption: 'wide',
+    });
+    expect(tg.calls.filter((c) => c.method.startsWith('send')).map((c) => c.method)).toEqual([
+      'sendPhoto',
+      'sendDocument',
+    ]);
+    expect(tg.files.uploads).toMatchObject([
+      { method: 'sendDocument', filename: 'wide.png', caption: 'wide', thread: 4 },
+    ]);
+  });
+
+  it('waits out a short 429 and sends once; a long one is the pump’s rate limit', async () => {
+    tg.failNext('sendDocument', { status: 429, retryAfter: 1 });
+    await adapter.sendFile!(to, {
+      name: 'a.txt',
+      bytes: Buffer.from('a'),
+      mime: 'text/plain',
+      as: 'document',
+    });
+    expect(tg.calls.filter((c) => c.method === 'sendDocument')).toHaveLength(2);
+    expect(tg.files.uploads.map((u) => u.bytes.toString())).toEqual(['a']);
+
+    tg.failNext('sendDocument', { status: 429, retryAfter: 60 });
+    const err = await adapter.sendFile!(to, {
+      name: 'b.txt',
+      bytes: Buffer.from('b'),
+      mime: 'text/plain',
+      as: 'document',
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChannelRateLimitError);
+    expect((err as ChannelRateLimitError).retryAfterMs).toBe(60_000);
+    expect(tg.files.uploads).toHaveLength(1);
+    expect(adapter.maxUploadBytes).toBe(50 * MIB);
+  });
+});
