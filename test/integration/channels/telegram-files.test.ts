@@ -1,0 +1,159 @@
+// Telegram files end to end in one process: the fake Bot API ↔ real grammy adapter ↔ gateway intake (download
+// and store before the update is confirmed) ↔ Redis inbox ↔ worker ↔ fake model. Each turn's model request is
+// held while the test reads the queued event (the inbox head stays until the turn settles).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Attachment } from '../../../src/channel-host/attachment.ts';
+import { createBlobStore } from '../../../src/media/blob-store.ts';
+import { attachmentReasons } from '../../../src/media/media-messages.ts';
+import { inboxKeys } from '../../../src/queue/names.ts';
+import { fileMessage } from '../../fakes/telegram-files.ts';
+import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
+import { askedOf } from '../../helpers/model-requests.ts';
+import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
+import { waitFor } from '../../helpers/wait.ts';
+
+const MIB = 1024 * 1024;
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 2, 3]);
+let tg: FakeTelegram;
+let h: RuntimeHarness;
+
+const toml = (url: string) =>
+  runtimeToml(`
+[channels.telegram.home]
+enabled = true
+bot_token = "T1"
+api_base_url = "${url}/"
+max_attachment_mb = 1
+
+[peer_groups.tg]
+channel = "telegram"
+agents = ["main"]
+external_peers = ["7"]
+`);
+
+beforeAll(async () => {
+  tg = await startFakeTelegram({ token: 'T1' });
+  h = await createRuntimeHarness('telegram-files', toml(tg.url), { platformChannels: true });
+});
+afterAll(async () => {
+  await h?.close();
+  await tg?.close();
+});
+beforeEach(() => h.server.reset());
+
+const replies = (chat: number, count: number) =>
+  waitFor(() => tg.sentTo(chat).length >= count, 30_000, `${count} replies in ${chat}`).then(() =>
+    tg.sentTo(chat).map((s) => s.message.text),
+  );
+
+interface HeldTurn {
+  text: string;
+  attachments: Attachment[];
+  /** The newest user message the model was shown. */
+  asked: string;
+}
+
+/** Sends a message and holds its turn's model request while reading the queued event; then lets it answer. */
+async function turnOf(chat: number, extra: Record<string, unknown>): Promise<HeldTurn> {
+  let release = () => {};
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  h.server.respond(() => ({ text: 'seen', until: gate }));
+  const before = h.server.requests.length;
+  tg.injectMessage({ chat, from: 7, extra });
+  await h.server.waitForRequests(before + 1, 30_000);
+  const raw = await h.redis.lindex(inboxKeys(h.prefix).inbox(`telegram.home:${chat}:`), 0);
+  release();
+  await replies(chat, 1);
+  const event = JSON.parse(raw ?? 'null') as { text: string; attachments: Attachment[] };
+  const request = h.server.requests[before];
+  return { text: event.text, attachments: event.attachments, asked: request ? askedOf(request) : '' };
+}
+
+const blob = (key: string | undefined) => createBlobStore(h.redis).get(key ?? '');
+
+describe('telegram files into a turn', () => {
+  it('stores a captioned photo before the turn and queues it with its blob; the caption is what is asked', async () => {
+    const file = tg.files.addFile({ bytes: JPEG, path: 'photos/file_1.jpg' });
+    const turn = await turnOf(30, fileMessage('photo', file, { caption: 'what is this?' }));
+    expect(turn.text).toBe('what is this?');
+    expect(turn.attachments).toEqual([
+      {
+        kind: 'image',
+        name: `photo-${file.file_unique_id}.jpg`,
+        size: JPEG.byteLength,
+        mime: 'image/jpeg',
+        blob: expect.stringMatching(new RegExp(`^${h.prefix}:blob:in:`)),
+      },
+    ]);
+    expect(await blob(turn.attachments[0]?.blob)).toEqual(JPEG);
+    expect(turn.asked).toContain('what is this?');
+    expect(tg.files.downloads('photos/file_1.jpg')).toBe(1);
+  });
+
+  it('makes a photo without a caption a turn', async () => {
+    const file = tg.files.addFile({ bytes: JPEG });
+    const turn = await turnOf(31, fileMessage('photo', file));
+    expect(turn.text).toBe('');
+    expect(turn.attachments).toMatchObject([
+      { kind: 'image', size: JPEG.byteLength, blob: expect.any(String) },
+    ]);
+  });
+
+  it('downloads a redelivered photo once and starts one turn', async () => {
+    const file = tg.files.addFile({ bytes: JPEG, path: 'photos/dup.jpg' });
+    h.server.respond(() => ({ text: 'seen' }));
+    const { updateId, message } = tg.injectMessage({ chat: 32, from: 7, extra: fileMessage('photo', file) });
+    await replies(32, 1);
+    tg.injectUpdate({ message }, { updateId, redeliver: true });
+    tg.injectMessage({ chat: 32, from: 7, text: 'after the dup' });
+    // Same conversation, in order: had the redelivery been taken, its turn would come before this one.
+    await replies(32, 2);
+    expect(h.server.requests.map(askedOf).at(-1)).toBe('after the dup');
+    expect(h.server.requests).toHaveLength(2);
+    expect(tg.files.downloads('photos/dup.jpg')).toBe(1);
+    expect(tg.calls.filter((c) => c.method === 'getFile' && c.params.file_id === file.file_id)).toHaveLength(
+      1,
+    );
+  });
+
+  it('fetches nothing over max_attachment_mb, and the turn still runs', async () => {
+    const big = tg.files.addFile({ bytes: 'x', claimedSize: 2 * MIB });
+    const calls = tg.calls.length;
+    const turn = await turnOf(33, fileMessage('document', big, { fileName: 'big.zip', caption: 'here' }));
+    expect(turn.attachments).toEqual([
+      { kind: 'document', name: 'big.zip', size: 2 * MIB, failed: 'larger than the 1 MB limit' },
+    ]);
+    expect(turn.text).toBe('here');
+    expect(tg.calls.slice(calls).filter((c) => c.method === 'getFile')).toEqual([]);
+    expect(tg.files.downloads(big.file_path)).toBe(0);
+  });
+
+  it('explains an unknown file id and a refused download, and runs the turn', async () => {
+    const gone = turnOf(34, {
+      caption: 'old one',
+      document: { file_id: 'expired-id', file_unique_id: 'AgADgone', file_name: 'old.pdf' },
+    });
+    expect((await gone).attachments).toEqual([
+      { kind: 'document', name: 'old.pdf', failed: attachmentReasons.notFound },
+    ]);
+
+    const refused = tg.files.addFile({ bytes: JPEG });
+    tg.files.failDownload(refused.file_path, { status: 403 });
+    const turn = await turnOf(35, fileMessage('photo', refused, { caption: 'this one' }));
+    expect(turn.attachments).toMatchObject([{ kind: 'image', failed: attachmentReasons.refused(403) }]);
+    expect(turn.attachments[0]?.blob).toBeUndefined();
+    expect(tg.files.downloads(refused.file_path)).toBe(1);
+  });
+
+  it('keeps a document named ../../etc/passwd as a name only, its bytes in a blob', async () => {
+    const file = tg.files.addFile({ bytes: 'root:x:0:0' });
+    const turn = await turnOf(
+      36,
+      fileMessage('document', file, { fileName: '../../etc/passwd', mime: 'text/plain' }),
+    );
+    expect(turn.attachments).toMatchObject([{ kind: 'document', name: '../../etc/passwd', size: 10 }]);
+    expect((await blob(turn.attachments[0]?.blob))?.toString()).toBe('root:x:0:0');
+  });
+});
