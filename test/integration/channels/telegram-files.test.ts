@@ -8,6 +8,7 @@ import { attachmentReasons } from '../../../src/media/media-messages.ts';
 import { inboxKeys } from '../../../src/queue/names.ts';
 import { fileMessage } from '../../fakes/telegram-files.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
+import { user } from '../../fakes/telegram-wire.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -24,6 +25,7 @@ enabled = true
 bot_token = "T1"
 api_base_url = "${url}/"
 max_attachment_mb = 1
+mention_only = true
 
 [peer_groups.tg]
 channel = "telegram"
@@ -155,5 +157,18 @@ describe('telegram files into a turn', () => {
     );
     expect(turn.attachments).toMatchObject([{ kind: 'document', name: '../../etc/passwd', size: 10 }]);
     expect((await blob(turn.attachments[0]?.blob))?.toString()).toBe('root:x:0:0');
+  });
+
+  it('downloads nothing for an unaddressed group photo or an unauthorised sender', async () => {
+    const file = tg.files.addFile({ bytes: JPEG, path: 'photos/ignored.jpg' });
+    h.server.respond(() => ({ text: 'seen' }));
+    tg.injectMessage({ chat: -37, from: 7, extra: fileMessage('photo', file, { caption: 'no mention' }) });
+    tg.injectMessage({ chat: 38, from: user(666, 'mallory'), extra: fileMessage('photo', file) });
+    tg.injectMessage({ chat: -37, from: 7, text: '@baton_test_bot after' });
+    await replies(-37, 1);
+    // Updates are handled in order per chat, and the refused sender's before the offset moved past it.
+    await waitFor(() => tg.pending(0, 100).length === 0, 20_000, 'every update confirmed');
+    expect(tg.files.downloads('photos/ignored.jpg')).toBe(0);
+    expect(h.server.requests.map(askedOf)).toEqual(['@baton_test_bot after']);
   });
 });
