@@ -57,7 +57,22 @@ function captionOf(caption: string | undefined): { caption?: string } {
 export function createTelegramMedia(opts: TelegramMediaOptions) {
   const { bot, logger } = opts;
 
-  async function download(source: string, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
+  /**
+   * Downloads under way by file_id: a webhook retry that arrives while the first delivery is still fetching
+   * (Telegram gave up waiting) shares its download instead of starting a second one.
+   */
+  const inFlight = new Map<string, Promise<Uint8Array>>();
+
+  function download(source: string, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
+    const key = `${maxBytes}:${source}`;
+    const shared = inFlight.get(key);
+    if (shared) return shared;
+    const started = fetchFile(source, maxBytes, signal).finally(() => inFlight.delete(key));
+    inFlight.set(key, started);
+    return started;
+  }
+
+  async function fetchFile(source: string, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
     let path: string | undefined;
     let size: number | undefined;
     try {

@@ -208,6 +208,19 @@ describe('telegram download', () => {
     expect(tg.calls.find((c) => c.method === 'getFile')?.params).toEqual({ file_id: file.file_id });
   });
 
+  it('shares one download between concurrent asks for the same file (a webhook retry during a slow fetch)', async () => {
+    const file = tg.files.addFile({ bytes: JPEG, path: 'photos/shared.jpg' });
+    const [a, b] = await Promise.all([
+      adapter.download!(file.file_id, MIB, signal()),
+      adapter.download!(file.file_id, MIB, signal()),
+    ]);
+    expect([Buffer.from(a), Buffer.from(b)]).toEqual([JPEG, JPEG]);
+    expect(tg.files.downloads('photos/shared.jpg')).toBe(1);
+    // Once done, a later ask fetches again (the host's blob, not the adapter, makes redeliveries free).
+    await adapter.download!(file.file_id, MIB, signal());
+    expect(tg.files.downloads('photos/shared.jpg')).toBe(2);
+  });
+
   it('explains each refusal, and never carries the token in an error', async () => {
     const unknown = reasonOf(adapter.download!('no-such-id', 20 * MIB, signal()));
     expect(await unknown).toBe(attachmentReasons.notFound);
