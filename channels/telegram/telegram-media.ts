@@ -86,8 +86,9 @@ export function createTelegramMedia(opts: TelegramMediaOptions) {
       logger.debug({ channel: opts.key, err: errorMessage(err), reason }, 'telegram getFile failed');
       throw new AttachmentFetchError(reason);
     }
-    // A local Bot API server (--local) answers absolute paths on its own disk: not a URL to fetch.
-    if (!path || path.startsWith('/')) throw new AttachmentFetchError(attachmentReasons.notFound);
+    if (!path) throw new AttachmentFetchError(attachmentReasons.notFound);
+    // A local Bot API server in --local mode answers a path on its own disk: not a URL, and not read here.
+    if (path.startsWith('/')) throw new AttachmentFetchError(attachmentReasons.unsupported);
     if (size !== undefined && size > maxBytes)
       throw new AttachmentFetchError(attachmentReasons.tooLarge(maxBytes));
     const encoded = path.split('/').map(encodeURIComponent).join('/');

@@ -240,6 +240,13 @@ describe('telegram download', () => {
       attachmentReasons.tooLarge(1000),
     );
 
+    // A local Bot API server in --local mode answers a path on its disk: not fetched.
+    const local = tg.files.addFile({ bytes: 'x', path: '/var/lib/telegram-bot-api/T1/documents/file_1.pdf' });
+    expect(await reasonOf(adapter.download!(local.file_id, MIB, signal()))).toBe(
+      attachmentReasons.unsupported,
+    );
+    expect(tg.files.downloads(local.file_path)).toBe(0);
+
     const refused = tg.files.addFile({ bytes: JPEG });
     tg.files.failDownload(refused.file_path, { status: 403 });
     const err = await adapter.download!(refused.file_id, MIB, signal()).catch((e: unknown) => e);
