@@ -3,7 +3,7 @@
 // one file (an album arrives as one message per file). Every field is untrusted; a file object without a usable
 // file_id becomes a `failed` attachment, so its caption still makes a turn.
 import { z } from 'zod';
-import type { Attachment, AttachmentKind } from '../../src/channel-host/attachment.ts';
+import type { Attachment, AttachmentKind } from '../../src/media/attachment.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
 
 const fileSchema = z.looseObject({

@@ -2,11 +2,11 @@
 // send_file's photo / document / voice as multipart uploads. The file URL holds the bot token: it never reaches
 // a log or an error (fetchLimited's errors carry only the reason).
 import { type Bot, GrammyError, InputFile } from 'grammy';
-import { AttachmentFetchError, type OutboundFile } from '../../src/channel-host/attachment.ts';
-import { fetchLimited } from '../../src/channel-host/fetch-limited.ts';
 import type { MessageRef, Recipient } from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import { AttachmentFetchError, type OutboundFile } from '../../src/media/attachment.ts';
+import { fetchLimited } from '../../src/media/fetch-limited.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
 
 const MIB = 1024 * 1024;

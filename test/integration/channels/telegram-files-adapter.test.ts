@@ -3,7 +3,6 @@
 // (The runtime path, through the gateway's intake and Redis, is in telegram-files.test.ts.)
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTelegramAdapter } from '../../../channels/telegram/telegram-adapter.ts';
-import { AttachmentFetchError } from '../../../src/channel-host/attachment.ts';
 import {
   type ChannelAdapter,
   type ChannelHost,
@@ -11,6 +10,7 @@ import {
   type InboundMessage,
 } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
+import { AttachmentFetchError } from '../../../src/media/attachment.ts';
 import { attachmentReasons } from '../../../src/media/media-messages.ts';
 import { fileMessage } from '../../fakes/telegram-files.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';

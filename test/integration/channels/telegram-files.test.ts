@@ -2,7 +2,7 @@
 // and store before the update is confirmed) ↔ Redis inbox ↔ worker ↔ fake model. Each turn's model request is
 // held while the test reads the queued event (the inbox head stays until the turn settles).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Attachment } from '../../../src/channel-host/attachment.ts';
+import type { Attachment } from '../../../src/media/attachment.ts';
 import { createBlobStore } from '../../../src/media/blob-store.ts';
 import { attachmentReasons } from '../../../src/media/media-messages.ts';
 import { inboxKeys } from '../../../src/queue/names.ts';
