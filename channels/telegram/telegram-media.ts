@@ -8,12 +8,13 @@ import type { Logger } from '../../src/core/logger.ts';
 import { AttachmentFetchError, type OutboundFile } from '../../src/media/attachment.ts';
 import { fetchLimited } from '../../src/media/fetch-limited.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
+import { telegramDialect } from './dialect.ts';
 
 const MIB = 1024 * 1024;
 /** The Bot API serves bots files up to 20 MB (getFile answers "file is too big" above). */
 export const TELEGRAM_DOWNLOAD_LIMIT = 20 * MIB;
-/** The Bot API takes uploads up to 50 MB (media.md §2). */
-export const TELEGRAM_UPLOAD_LIMIT = 50 * MIB;
+/** The Bot API takes uploads up to 50 MB (media.md §2): the dialect's limit, which workers check send_file by. */
+export const TELEGRAM_UPLOAD_LIMIT = telegramDialect.capabilities.maxUploadBytes;
 /** sendPhoto takes photos up to 10 MB; a larger one goes as a document straight away. */
 const PHOTO_LIMIT = 10 * MIB;
 /** Telegram's caption limit (after entity parsing; captions are sent as plain text, so it is the length). */
