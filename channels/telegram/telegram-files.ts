@@ -11,7 +11,7 @@ const fileSchema = z.looseObject({
   file_unique_id: z.string().optional(),
   file_size: z.number().int().nonnegative().optional(),
   file_name: z.string().optional(),
-  mime_type: z.string().max(255).optional(),
+  mime_type: z.string().optional(),
   width: z.number().optional(),
   height: z.number().optional(),
   is_animated: z.boolean().optional(),
@@ -61,6 +61,11 @@ const KINDS: readonly FileKind[] = [
   },
 ];
 
+/** A name past this is cut (its end kept: the extension says what the file is); safe-name.ts cuts further. */
+const NAME_MAX = 1000;
+const clipName = (name: string) =>
+  name.length <= NAME_MAX ? name : `${name.slice(0, NAME_MAX - 20)}${name.slice(-20)}`;
+
 /** The largest of a photo's sizes (Telegram lists them smallest first; the area decides when it is given). */
 function largestPhoto(sizes: unknown[]): unknown {
   let best: unknown;
@@ -86,11 +91,13 @@ export function attachmentsOf(message: Record<string, unknown>, messageId: numbe
   // file_unique_id is stable and short; file_id is neither (it differs per bot and can be ~100 characters).
   const id =
     f.file_unique_id && /^[\w-]{1,64}$/.test(f.file_unique_id) ? f.file_unique_id : String(messageId);
-  const mime = f.mime_type ?? spec.mime?.(f);
+  // A claimed type is only a hint: one too long to be real is dropped, not a reason to lose the file.
+  const claimed = f.mime_type && f.mime_type.length <= 255 ? f.mime_type : undefined;
+  const mime = claimed ?? spec.mime?.(f);
   return [
     {
       kind: spec.kind(f),
-      name: spec.name(id, f),
+      name: clipName(spec.name(id, f)),
       ...(f.file_size !== undefined ? { size: f.file_size } : {}),
       ...(mime ? { mime } : {}),
       source: f.file_id,

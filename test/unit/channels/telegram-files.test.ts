@@ -41,6 +41,17 @@ describe('telegram attachmentsOf', () => {
     ]);
   });
 
+  it('cuts a 10,000-character name keeping its end, keeps control characters raw, drops an absurd MIME type', () => {
+    const long = `${'a'.repeat(10_000)}.pdf`;
+    const [a] = attachmentsOf({ document: ref('d', { file_name: long, mime_type: 'x'.repeat(300) }) }, 5);
+    expect(a?.name).toHaveLength(1000);
+    expect(a?.name.endsWith('aaaa.pdf')).toBe(true);
+    expect(a?.mime).toBeUndefined();
+    expect(attachmentsOf({ document: ref('d', { file_name: 'a\u0000b\nc.txt' }) }, 5)[0]?.name).toBe(
+      'a\u0000b\nc.txt',
+    );
+  });
+
   it('uses the message id where file_unique_id is missing or not a plain id', () => {
     expect(attachmentsOf({ voice: { file_id: 'x' } }, 77)[0]?.name).toBe('voice-77.ogg');
     expect(attachmentsOf({ voice: { file_id: 'x', file_unique_id: '../../x' } }, 77)[0]?.name).toBe(
