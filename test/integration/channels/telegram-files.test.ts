@@ -159,6 +159,23 @@ describe('telegram files into a turn', () => {
     expect((await blob(turn.attachments[0]?.blob))?.toString()).toBe('root:x:0:0');
   });
 
+  it('explains a zero-byte file without fetching it, and takes a "photo" whose bytes are no image as a file', async () => {
+    const empty = tg.files.addFile({ bytes: '' });
+    const zero = await turnOf(
+      39,
+      fileMessage('document', empty, { fileName: 'empty.txt', caption: 'empty' }),
+    );
+    expect(zero.attachments).toEqual([
+      { kind: 'document', name: 'empty.txt', size: 0, failed: attachmentReasons.empty },
+    ]);
+    expect(tg.files.downloads(empty.file_path)).toBe(0);
+    const pdf = tg.files.addFile({ bytes: '%PDF-1.4 not a jpeg' });
+    const lie = await turnOf(40, fileMessage('photo', pdf, { caption: 'a photo, supposedly' }));
+    expect(lie.attachments).toMatchObject([
+      { kind: 'file', name: `photo-${pdf.file_unique_id}.jpg`, size: 19 },
+    ]);
+  });
+
   it('downloads nothing for an unaddressed group photo or an unauthorised sender', async () => {
     const file = tg.files.addFile({ bytes: JPEG, path: 'photos/ignored.jpg' });
     h.server.respond(() => ({ text: 'seen' }));
