@@ -38,6 +38,8 @@ export const attachmentReasons = {
   tooMany: (max: number) => `more than ${max} files in one message`,
   /** The gateway has no way to fetch this channel's files (an adapter without downloads). */
   unsupported: 'this channel cannot download files',
+  /** The worker could not write it into the agent's workspace (a full disk, a folder that is a link). */
+  notSaved: 'it could not be saved in the workspace',
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
   /** Over what the platform serves to bots at all (Telegram's Bot API: 20 MB), whatever `max_attachment_mb` says. */
