@@ -8,6 +8,7 @@ import type { Logger } from '../../src/core/logger.ts';
 import { AttachmentFetchError, type OutboundFile } from '../../src/media/attachment.ts';
 import { fetchLimited } from '../../src/media/fetch-limited.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
+import { safeName } from '../../src/media/safe-name.ts';
 import { telegramDialect } from './dialect.ts';
 
 const MIB = 1024 * 1024;
@@ -103,7 +104,8 @@ export function createTelegramMedia(opts: TelegramMediaOptions) {
     as: OutboundFile['as'],
   ): Promise<{ message_id: number }> {
     const chat = opts.chatIdOf(to.chat);
-    const input = new InputFile(file.bytes, file.name);
+    // grammy writes the name unquoted into the multipart header (and throws on a line break): a safe name only.
+    const input = new InputFile(file.bytes, safeName(file.name));
     const other = { ...opts.threadOf(to.thread), ...captionOf(file.caption) };
     if (as === 'photo') return bot.api.sendPhoto(chat, input, other);
     if (as === 'voice') return bot.api.sendVoice(chat, input, other);

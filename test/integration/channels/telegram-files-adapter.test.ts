@@ -335,6 +335,16 @@ describe('telegram sendFile', () => {
     expect(tg.files.uploads[1]?.caption).toBeUndefined();
   });
 
+  it('uploads under a safe name whatever name it is handed', async () => {
+    await adapter.sendFile!(to, {
+      name: 'a b;\r\n"c".txt',
+      bytes: Buffer.from('x'),
+      mime: 'text/plain',
+      as: 'document',
+    });
+    expect(tg.files.uploads.map((u) => u.filename)).toEqual(['a_b____c_.txt']);
+  });
+
   it('sends a photo Telegram cannot process as a document', async () => {
     tg.failNext('sendPhoto', { status: 400, description: 'Bad Request: PHOTO_INVALID_DIMENSIONS' });
     await adapter.sendFile!(to, {
