@@ -83,6 +83,8 @@ describe('formatSize', () => {
     [20 * 1024 * 1024, '20.0 MB'],
     [21 * 1024 * 1024, '21.0 MB'],
     [1024 ** 3, '1.0 GB'],
+    [1024 * 1024 - 1, '1.0 MB'], // rounds up across the unit, never "1024.0 KB"
+    [1024 * 1024 - 60, '1023.9 KB'],
   ])('%s → %s', (bytes, text) => {
     expect(formatSize(bytes)).toBe(text);
   });
