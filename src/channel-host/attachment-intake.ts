@@ -29,9 +29,33 @@ export interface AttachmentIntakeOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Enough for every image signature sniff.ts knows. */
+const SNIFF_BYTES = 16;
 
 export function createAttachmentIntake(opts: AttachmentIntakeOptions): AttachmentIntake {
   const keys = blobKeys(opts.prefix);
+
+  /** The stored bytes, or the reason they are not. */
+  async function fetchAndStore(
+    source: string,
+    download: NonNullable<ChannelAdapter['download']>,
+    key: string,
+    limit: number,
+    timeoutMs: number,
+  ): Promise<Uint8Array | string> {
+    let bytes: Uint8Array;
+    try {
+      bytes = await download(source, limit, AbortSignal.timeout(timeoutMs));
+    } catch (err) {
+      if (!(err instanceof AttachmentFetchError))
+        opts.logger.debug({ err: errorMessage(err) }, 'download failed');
+      return err instanceof AttachmentFetchError ? err.reason : attachmentReasons.unreachable(err);
+    }
+    if (bytes.byteLength > limit) return attachmentReasons.tooLarge(limit);
+    if (bytes.byteLength === 0) return attachmentReasons.empty;
+    await opts.blobs.put(key, bytes);
+    return bytes;
+  }
 
   async function storeOne(event: InboundMessage, a: Attachment, index: number): Promise<Attachment> {
     const { source: _source, ...rest } = a;
@@ -45,34 +69,45 @@ export function createAttachmentIntake(opts: AttachmentIntakeOptions): Attachmen
     const adapter = opts.adapterOf(event.channel);
     if (!a.source || !adapter?.download) return failed(attachmentReasons.unsupported);
     const key = keys.inbound(event.channel, event.eventId, index);
-    const stored = await opts.blobs.size(key);
-    if (stored !== null) return { ...rest, size: stored, blob: key };
-    let bytes: Uint8Array;
-    try {
-      bytes = await adapter.download(
-        a.source,
-        limit,
-        AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      );
-    } catch (err) {
-      const reason = err instanceof AttachmentFetchError ? err.reason : attachmentReasons.unreachable(err);
-      opts.logger.warn(
-        { channel: event.channel, event_id: event.eventId, kind: a.kind, reason, err: errorMessage(err) },
-        'attachment not downloaded',
-      );
-      return failed(reason);
+    const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // A redelivery finds the bytes stored; one that arrives while another gateway fetches them waits for it.
+    let size = await opts.blobs.size(key);
+    if (size === null) {
+      // Checked again under the claim: the other fetch may have stored the bytes and let go in between.
+      if (await opts.blobs.claimFetch(key, timeoutMs)) {
+        size = await opts.blobs.size(key);
+        if (size !== null) await opts.blobs.releaseFetch(key);
+      } else size = await opts.blobs.awaitFetch(key, timeoutMs);
     }
-    if (bytes.byteLength > limit) return failed(attachmentReasons.tooLarge(limit));
-    if (bytes.byteLength === 0) return failed(attachmentReasons.empty);
-    await opts.blobs.put(key, bytes);
+    let head: Uint8Array;
+    if (size !== null) head = await opts.blobs.head(key, SNIFF_BYTES);
+    else {
+      // Released only once the bytes are stored (or the fetch failed), so a waiter never fetches them again.
+      const fetched = await fetchAndStore(
+        a.source,
+        adapter.download.bind(adapter),
+        key,
+        limit,
+        timeoutMs,
+      ).finally(() => opts.blobs.releaseFetch(key).catch(() => {}));
+      if (typeof fetched === 'string') {
+        opts.logger.warn(
+          { channel: event.channel, event_id: event.eventId, kind: a.kind, reason: fetched },
+          'attachment not downloaded',
+        );
+        return failed(fetched);
+      }
+      size = fetched.byteLength;
+      head = fetched.subarray(0, SNIFF_BYTES);
+    }
     // A claimed image whose bytes are not one is a plain file: the model never gets it as an image part.
-    const image = sniffImage(bytes);
+    const image = sniffImage(head);
     if (a.kind === 'image' && !image) {
       // The claim was wrong: neither the kind nor the claimed type is kept.
       const { mime: _claimed, ...unclaimed } = rest;
-      return { ...unclaimed, kind: 'file', size: bytes.byteLength, blob: key };
+      return { ...unclaimed, kind: 'file', size, blob: key };
     }
-    return { ...rest, size: bytes.byteLength, ...(image ? { mime: image } : {}), blob: key };
+    return { ...rest, size, ...(image ? { mime: image } : {}), blob: key };
   }
 
   return {

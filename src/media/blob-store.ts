@@ -1,6 +1,7 @@
 // File bytes in Redis, so whoever runs a turn or sends a reply can read what another process stored (workers may
 // run on other hosts, with no shared disk: media.md §1). Every blob has a TTL: a lost reference frees itself.
 import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 
 /** Long enough for a queued turn or a reply retried through a platform outage; as long as inbound dedupe. */
@@ -22,7 +23,20 @@ export interface BlobStore {
   /** The stored length, or null when absent (a redelivered event's attachment is not fetched again). */
   size(key: string): Promise<number | null>;
   drop(...keys: string[]): Promise<void>;
+  /** The first `n` bytes (what sniffing needs), or an empty buffer when absent. */
+  head(key: string, n: number): Promise<Buffer>;
+  /**
+   * Claims the one fetch of `key` across processes (two gateways taking one redelivered update); false when
+   * another process holds it. The claim lapses after `ttlMs`, so a fetcher that died holds nothing for long.
+   */
+  claimFetch(key: string, ttlMs: number): Promise<boolean>;
+  releaseFetch(key: string): Promise<void>;
+  /** Waits while another process's claim stands: the stored length once the blob exists, else null. */
+  awaitFetch(key: string, timeoutMs: number): Promise<number | null>;
 }
+
+const fetchClaimKey = (key: string) => `${key}:fetching`;
+const AWAIT_POLL_MS = 100;
 
 export function createBlobStore(redis: Redis): BlobStore {
   return {
@@ -41,6 +55,29 @@ export function createBlobStore(redis: Redis): BlobStore {
     },
     async drop(...keys) {
       if (keys.length > 0) await redis.unlink(...keys);
+    },
+    async head(key, n) {
+      return redis.getrangeBuffer(key, 0, n - 1);
+    },
+    async claimFetch(key, ttlMs) {
+      return (await redis.set(fetchClaimKey(key), '1', 'PX', ttlMs, 'NX')) === 'OK';
+    },
+    async releaseFetch(key) {
+      await redis.del(fetchClaimKey(key));
+    },
+    async awaitFetch(key, timeoutMs) {
+      const until = Date.now() + timeoutMs;
+      while (Date.now() < until) {
+        const [[, len], [, claimed]] = (await redis
+          .multi()
+          .strlen(key)
+          .exists(fetchClaimKey(key))
+          .exec()) as [[unknown, number], [unknown, number]];
+        if (len > 0) return len;
+        if (!claimed) return null;
+        await sleep(AWAIT_POLL_MS);
+      }
+      return null;
     },
   };
 }
