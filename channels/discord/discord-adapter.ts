@@ -14,6 +14,7 @@ import {
   Routes,
 } from 'discord.js';
 import { receiveWithRetry } from '../../src/channel-host/receive-retry.ts';
+import type { OutboundFile } from '../../src/channel-host/attachment.ts';
 import type {
   ChannelAdapter,
   ChannelHost,
@@ -28,6 +29,7 @@ import type { Logger } from '../../src/core/logger.ts';
 import { type CatchUp, createCatchUp } from './catch-up.ts';
 import { restCall, toComponents } from './components.ts';
 import { discordDialect } from './dialect.ts';
+import { cdnDownloader, DISCORD_MAX_UPLOAD_BYTES, fileMessage } from './files.ts';
 import { type Filters, mapButton, mapMessage } from './inbound.ts';
 import { createLastSeenStore } from './last-seen.ts';
 
@@ -198,6 +200,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
   return {
     key,
     maxMessageLength: DISCORD_MAX_MESSAGE_LENGTH,
+    maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES,
+    download: cdnDownloader(opts.apiBaseUrl),
     async start(h) {
       if (client) throw new Error(`discord channel ${key} is already started`);
       host = h;
@@ -250,6 +254,13 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
       };
       const created = (await restCall(() =>
         live().rest.post(Routes.channelMessages(target), { body }),
+      )) as APIMessage;
+      return { channel: key, chat: target, messageId: created.id };
+    },
+    async sendFile(to: Recipient, file: OutboundFile): Promise<MessageRef> {
+      const target = to.thread ?? to.chat;
+      const created = (await restCall(() =>
+        live().rest.post(Routes.channelMessages(target), fileMessage(file, DISCORD_MAX_MESSAGE_LENGTH)),
       )) as APIMessage;
       return { channel: key, chat: target, messageId: created.id };
     },

@@ -40,4 +40,6 @@ export const attachmentReasons = {
   unsupported: 'this channel cannot download files',
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
+  /** The file's link points somewhere other than the platform's own file servers: not fetched. */
+  notPlatformHost: "the link is not on the platform's file servers",
 } as const;
