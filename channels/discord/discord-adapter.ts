@@ -13,8 +13,8 @@ import {
   type RateLimitData,
   Routes,
 } from 'discord.js';
-import { receiveWithRetry } from '../../src/channel-host/receive-retry.ts';
 import type { OutboundFile } from '../../src/channel-host/attachment.ts';
+import { receiveWithRetry } from '../../src/channel-host/receive-retry.ts';
 import type {
   ChannelAdapter,
   ChannelHost,

@@ -3,8 +3,8 @@
 import { type Message, MessageFlags } from 'discord.js';
 import {
   type Attachment,
-  type AttachmentKind,
   AttachmentFetchError,
+  type AttachmentKind,
   type OutboundFile,
 } from '../../src/channel-host/attachment.ts';
 import { fetchLimited } from '../../src/channel-host/fetch-limited.ts';
@@ -17,7 +17,8 @@ export const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const CDN_HOSTS: ReadonlySet<string> = new Set(['cdn.discordapp.com', 'media.discordapp.net']);
 
 /** Types a reader would call a document (PDFs, office files, text); other non-media types are plain files. */
-const DOCUMENT_TYPES = /^(text\/|application\/(pdf|rtf|json|xml|msword|vnd\.ms-|vnd\.openxmlformats|vnd\.oasis))/;
+const DOCUMENT_TYPES =
+  /^(text\/|application\/(pdf|rtf|json|xml|msword|vnd\.ms-|vnd\.openxmlformats|vnd\.oasis))/;
 
 // The schema's bounds (attachment.ts): a platform value past them is dropped or cut here rather than making the
 // whole event unreadable further on.
@@ -39,7 +40,8 @@ function kindOf(contentType: string | null, voice: boolean): AttachmentKind {
 export function attachmentsOf(message: Message): Attachment[] {
   const voiceMessage = message.flags.has(MessageFlags.IsVoiceMessage);
   return [...message.attachments.values()].slice(0, MAX_PER_EVENT).map((a) => {
-    const mime = typeof a.contentType === 'string' && a.contentType.length <= MAX_MIME ? a.contentType : undefined;
+    const mime =
+      typeof a.contentType === 'string' && a.contentType.length <= MAX_MIME ? a.contentType : undefined;
     const size = Number.isSafeInteger(a.size) && a.size >= 0 ? a.size : undefined;
     const source = typeof a.url === 'string' && a.url && a.url.length <= MAX_SOURCE ? a.url : undefined;
     return {

@@ -133,7 +133,10 @@ export async function readRequestBody(
 }
 
 /** The JSON payload and files of a multipart/form-data body (parsed by undici, as a server would). */
-async function parseMultipart(raw: Buffer, contentType: string): Promise<{ body: unknown; files: UploadedFile[] }> {
+async function parseMultipart(
+  raw: Buffer,
+  contentType: string,
+): Promise<{ body: unknown; files: UploadedFile[] }> {
   const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
   const files: UploadedFile[] = [];
   let body: unknown;

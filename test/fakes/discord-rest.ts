@@ -1,6 +1,7 @@
 // REST routes of the fake Discord API (/api/v10), with Discord's validation and error shapes.
-import type { FakeDiscordServer } from './discord-server.ts';
+
 import type { UploadedFile } from './discord-files.ts';
+import type { FakeDiscordServer } from './discord-server.ts';
 import { snowflake, type WireMessage, wireMessage } from './discord-wire.ts';
 
 export interface DiscordCall {

@@ -14,7 +14,12 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FakeDiscordCdn, type InjectAttachment, readRequestBody, type UploadedFile } from './discord-files.ts';
+import {
+  FakeDiscordCdn,
+  type InjectAttachment,
+  readRequestBody,
+  type UploadedFile,
+} from './discord-files.ts';
 import { FakeDiscordGateway } from './discord-gateway.ts';
 
 export type { DiscordCall, Failure } from './discord-rest.ts';
@@ -304,33 +309,35 @@ export class FakeDiscordServer {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void readRequestBody(Buffer.concat(chunks), req.headers['content-type'] ?? '').then(({ body, files }) => {
-        const path = url.pathname.replace(/^\/api\/v10/, '');
-        const call: DiscordCall = {
-          method: req.method ?? 'GET',
-          path,
-          query: url.search,
-          body,
-          ...(files ? { files } : {}),
-          authorization: req.headers.authorization,
-          status: 0,
-          at: Date.now(),
-        };
-        const reply = (status: number, payload?: unknown, headers: Record<string, string> = {}): true => {
-          call.status = status;
-          if (payload !== undefined) call.response = payload;
-          this.calls.push(call);
-          // No content-type on an empty answer: discord.js parses any application/json body.
-          res.writeHead(
-            status,
-            payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
-          );
-          res.end(payload === undefined ? undefined : JSON.stringify(payload));
-          this.changes.emit('change');
-          return true;
-        };
-        routeRest(this, call, reply, this.takeFailure(call.method, path), this.port);
-      });
+      void readRequestBody(Buffer.concat(chunks), req.headers['content-type'] ?? '').then(
+        ({ body, files }) => {
+          const path = url.pathname.replace(/^\/api\/v10/, '');
+          const call: DiscordCall = {
+            method: req.method ?? 'GET',
+            path,
+            query: url.search,
+            body,
+            ...(files ? { files } : {}),
+            authorization: req.headers.authorization,
+            status: 0,
+            at: Date.now(),
+          };
+          const reply = (status: number, payload?: unknown, headers: Record<string, string> = {}): true => {
+            call.status = status;
+            if (payload !== undefined) call.response = payload;
+            this.calls.push(call);
+            // No content-type on an empty answer: discord.js parses any application/json body.
+            res.writeHead(
+              status,
+              payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
+            );
+            res.end(payload === undefined ? undefined : JSON.stringify(payload));
+            this.changes.emit('change');
+            return true;
+          };
+          routeRest(this, call, reply, this.takeFailure(call.method, path), this.port);
+        },
+      );
     });
   }
 }

@@ -86,7 +86,13 @@ describe('discord attachments in', () => {
     const urls = (m.attachments as Array<{ url: string }>).map((a) => a.url);
     expect(event.attachments).toEqual([
       { kind: 'image', name: 'cat.png', size: PNG.byteLength, mime: 'image/png', source: urls[0] },
-      { kind: 'document', name: 'report.pdf', size: PDF.byteLength, mime: 'application/pdf', source: urls[1] },
+      {
+        kind: 'document',
+        name: 'report.pdf',
+        size: PDF.byteLength,
+        mime: 'application/pdf',
+        source: urls[1],
+      },
       { kind: 'document', name: 'notes.txt', size: 12, mime: 'text/plain; charset=utf-8', source: urls[2] },
       { kind: 'audio', name: 'song.mp3', size: 3000, mime: 'audio/mpeg', source: urls[3] },
       { kind: 'video', name: 'clip.mp4', size: 5000, mime: 'video/mp4', source: urls[4] },
@@ -147,7 +153,12 @@ describe('discord download', () => {
       attachments: [
         { filename: 'gone.png', content_type: 'image/png', status: 404 },
         { filename: 'denied.png', content_type: 'image/png', status: 403 },
-        { filename: 'big.bin', content_type: 'application/octet-stream', bytes: Buffer.alloc(4096, 1), size: 10 },
+        {
+          filename: 'big.bin',
+          content_type: 'application/octet-stream',
+          bytes: Buffer.alloc(4096, 1),
+          size: 10,
+        },
       ],
     });
     const [gone, denied, big] = ((await eventOf(m.id)).attachments ?? []).map((a) => a.source ?? '');
@@ -175,7 +186,9 @@ describe('discord download', () => {
     const m = discord.injectMessage({
       dmUserId: ALICE,
       content: 'x',
-      attachments: [{ filename: 'x.png', content_type: 'image/png', url: 'http://169.254.169.254/latest/meta-data' }],
+      attachments: [
+        { filename: 'x.png', content_type: 'image/png', url: 'http://169.254.169.254/latest/meta-data' },
+      ],
     });
     const source = (await eventOf(m.id)).attachments?.[0]?.source ?? '';
     const before = { rest: discord.calls.length, cdn: discord.cdn.fetches.length };
@@ -223,7 +236,11 @@ describe('discord sendFile', () => {
     if (!sendFile) throw new Error('no sendFile');
     const to = { channel: adapter().key, chat: discord.textChannelId };
     const before = discord.sentFiles.length;
-    discord.failNext({ status: 429, retryAfterSec: 5, match: (m, p) => m === 'POST' && p.endsWith('/messages') });
+    discord.failNext({
+      status: 429,
+      retryAfterSec: 5,
+      match: (m, p) => m === 'POST' && p.endsWith('/messages'),
+    });
     const err = await sendFile(to, file).then(
       () => null,
       (e: unknown) => e,
