@@ -1,4 +1,5 @@
-// The Discord channel on discord.js v14: gateway in (messages, button presses), REST out (send, edit, typing).
+// The Discord channel on discord.js v14: gateway in (messages, button presses), REST out (send, edit, typing,
+// files); attachments are downloaded from Discord's CDN (files.ts).
 import { once } from 'node:events';
 import {
   type APIMessage,
@@ -45,7 +46,10 @@ export const LIBRARY_WAITS_UP_TO_MS = 1000;
 export interface DiscordAdapterOptions {
   alias: string;
   botToken: string;
-  /** REST root (discord.js `rest.api`); the gateway URL comes from GET /gateway/bot under it. */
+  /**
+   * REST root (discord.js `rest.api`); the gateway URL comes from GET /gateway/bot under it. Attachment URLs on
+   * its origin are downloaded like Discord's CDN ones (a test server serves both).
+   */
   apiBaseUrl: string;
   guildIds?: string[];
   channelIds?: string[];
