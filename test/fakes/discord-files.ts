@@ -14,6 +14,8 @@ export interface InjectAttachment {
   status?: 403 | 404;
   /** The CDN never answers (until the client gives up or the fake closes). */
   hang?: boolean;
+  /** The CDN answers 302 to this location. */
+  redirect?: string;
   /** A URL to put in the message instead of the fake CDN's (nothing is registered). */
   url?: string;
   /** A voice message's audio: the attachment gets `duration_secs` and `waveform`, the message the voice flag. */
@@ -43,6 +45,7 @@ interface Served {
   bytes?: Uint8Array;
   status?: number;
   hang?: boolean;
+  redirect?: string;
 }
 
 export const CDN_PREFIX = '/attachments/';
@@ -63,11 +66,12 @@ export class FakeDiscordCdn {
   attach(channelId: string, id: string, a: InjectAttachment): WireAttachment {
     const path = `${CDN_PREFIX}${channelId}/${id}/${encodeURIComponent(a.filename)}`;
     if (!a.url) {
-      const status = a.status ?? (a.bytes || a.hang ? undefined : 404);
+      const status = a.status ?? (a.bytes || a.hang || a.redirect ? undefined : 404);
       this.files.set(path, {
         ...(a.bytes ? { bytes: a.bytes } : {}),
         ...(status ? { status } : {}),
         ...(a.hang ? { hang: true } : {}),
+        ...(a.redirect ? { redirect: a.redirect } : {}),
       });
     }
     // Signed like Discord's (expiry, issued, hash): the query is part of the URL, not of what is served.
@@ -98,6 +102,11 @@ export class FakeDiscordCdn {
     if (served?.hang) {
       this.held.add(res);
       res.on('close', () => this.held.delete(res));
+      return true;
+    }
+    if (served?.redirect) {
+      res.writeHead(302, { location: served.redirect });
+      res.end();
       return true;
     }
     if (!served?.bytes || served.status) {

@@ -168,6 +168,23 @@ describe('discord download', () => {
     expect(await fetchError(download(big ?? '', 1024))).toBe(attachmentReasons.tooLarge(1024));
   });
 
+  it('does not follow a redirect, even to a file on the CDN', async () => {
+    const target = discord.injectMessage({
+      dmUserId: ALICE,
+      content: 'x',
+      attachments: [{ filename: 'target.png', content_type: 'image/png', bytes: PNG }],
+    });
+    const targetUrl = (await eventOf(target.id)).attachments?.[0]?.source ?? '';
+    const m = discord.injectMessage({
+      dmUserId: ALICE,
+      content: 'x',
+      attachments: [{ filename: 'moved.png', content_type: 'image/png', redirect: targetUrl }],
+    });
+    const source = (await eventOf(m.id)).attachments?.[0]?.source ?? '';
+    expect(await fetchError(download(source))).toBe(attachmentReasons.refused(302));
+    expect([discord.cdn.downloads(source), discord.cdn.downloads(targetUrl)]).toEqual([1, 0]);
+  });
+
   it('gives up on a CDN that never answers when the signal ends', async () => {
     const m = discord.injectMessage({
       dmUserId: ALICE,
