@@ -14,7 +14,6 @@ import {
   type RateLimitData,
   Routes,
 } from 'discord.js';
-import type { OutboundFile } from '../../src/channel-host/attachment.ts';
 import { receiveWithRetry } from '../../src/channel-host/receive-retry.ts';
 import type {
   ChannelAdapter,
@@ -27,6 +26,7 @@ import type {
 } from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import type { OutboundFile } from '../../src/media/attachment.ts';
 import { type CatchUp, createCatchUp } from './catch-up.ts';
 import { restCall, toComponents } from './components.ts';
 import { discordDialect } from './dialect.ts';

@@ -6,8 +6,8 @@ import {
   AttachmentFetchError,
   type AttachmentKind,
   type OutboundFile,
-} from '../../src/channel-host/attachment.ts';
-import { fetchLimited } from '../../src/channel-host/fetch-limited.ts';
+} from '../../src/media/attachment.ts';
+import { fetchLimited } from '../../src/media/fetch-limited.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
 
 /** A bot without boosts may upload up to 10 MiB per message (media.md §2). */

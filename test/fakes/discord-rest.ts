@@ -25,7 +25,7 @@ export interface Failure {
   retryAfterSec?: number;
   global?: boolean;
   /** Which calls fail (default: any but GET /gateway/bot). */
-  match?: (method: string, path: string) => boolean;
+  match?: (method: string, path: string, call: DiscordCall) => boolean;
 }
 
 /** Answers the request; `true` so every route ends in `return reply(...)`. */

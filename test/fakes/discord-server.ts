@@ -293,8 +293,11 @@ export class FakeDiscordServer {
     return channel;
   }
 
-  private takeFailure(method: string, path: string): Failure | undefined {
-    const failure = this.failures.find((f) => (f.match ? f.match(method, path) : path !== '/gateway/bot'));
+  private takeFailure(call: DiscordCall): Failure | undefined {
+    const { method, path } = call;
+    const failure = this.failures.find((f) =>
+      f.match ? f.match(method, path, call) : path !== '/gateway/bot',
+    );
     if (!failure) return undefined;
     if (--failure.left <= 0) this.failures = this.failures.filter((f) => f !== failure);
     return failure;
@@ -335,7 +338,7 @@ export class FakeDiscordServer {
             this.changes.emit('change');
             return true;
           };
-          routeRest(this, call, reply, this.takeFailure(call.method, path), this.port);
+          routeRest(this, call, reply, this.takeFailure(call), this.port);
         },
       );
     });

@@ -3,13 +3,13 @@
 import { EventEmitter, once } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DISCORD_MAX_UPLOAD_BYTES } from '../../../channels/discord/files.ts';
-import { type Attachment, AttachmentFetchError } from '../../../src/channel-host/attachment.ts';
 import {
   type ChannelHost,
   ChannelRateLimitError,
   type InboundEvent,
   type InboundMessage,
 } from '../../../src/channel-host/types.ts';
+import { type Attachment, AttachmentFetchError } from '../../../src/media/attachment.ts';
 import { attachmentReasons } from '../../../src/media/media-messages.ts';
 import type { FakeDiscordServer } from '../../fakes/discord-server.ts';
 import { discordOnFake, type OnFake } from './on-fake.ts';
