@@ -68,7 +68,7 @@ export function cdnDownloader(apiBaseUrl: string) {
       url !== null &&
       ((url.protocol === 'https:' && url.port === '' && CDN_HOSTS.has(url.hostname)) ||
         url.origin === apiOrigin);
-    if (!url || !onCdn) return Promise.reject(new AttachmentFetchError(attachmentReasons.notPlatformHost));
+    if (!url || !onCdn) return Promise.reject(new AttachmentFetchError(attachmentReasons.notOnPlatform));
     return fetchLimited(url.href, { maxBytes, signal, fetch: noRedirects });
   };
 }

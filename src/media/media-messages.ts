@@ -52,8 +52,6 @@ export const attachmentReasons = {
   notSaved: 'it could not be saved in the workspace',
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
-  /** The file's link points somewhere other than the platform's own file servers: not fetched. */
-  notPlatformHost: "the link is not on the platform's file servers",
 } as const;
 
 /** Shown in the chat in place of a file send_file queued that could not be sent (nothing is lost silently). */

@@ -217,7 +217,7 @@ describe('discord download', () => {
       `${discord.apiUrl.replace('127.0.0.1', 'localhost')}/x`,
       'not a url',
     ]) {
-      expect(await fetchError(download(url))).toBe(attachmentReasons.notPlatformHost);
+      expect(await fetchError(download(url))).toBe(attachmentReasons.notOnPlatform);
     }
     expect({ rest: discord.calls.length, cdn: discord.cdn.fetches.length }).toEqual(before);
   });
