@@ -52,6 +52,11 @@ export const attachmentReasons = {
   notSaved: 'it could not be saved in the workspace',
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
+  /** Over what the platform serves to bots at all (Telegram's Bot API: 20 MB), whatever `max_attachment_mb` says. */
+  platformLimit: (platform: string, limitBytes: number) =>
+    `larger than ${platform} lets bots download (${formatLimit(limitBytes)})`,
+  /** The platform described a file without a usable reference to fetch it by. */
+  noReference: 'the platform gave no reference to download it by',
 } as const;
 
 /** Shown in the chat in place of a file send_file queued that could not be sent (nothing is lost silently). */
