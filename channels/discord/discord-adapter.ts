@@ -1,4 +1,5 @@
-// The Discord channel on discord.js v14: gateway in (messages, button presses), REST out (send, edit, typing).
+// The Discord channel on discord.js v14: gateway in (messages, button presses), REST out (send, edit, typing,
+// files); attachments are downloaded from Discord's CDN (files.ts).
 import { once } from 'node:events';
 import {
   type APIMessage,
@@ -25,9 +26,11 @@ import type {
 } from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import type { OutboundFile } from '../../src/media/attachment.ts';
 import { type CatchUp, createCatchUp } from './catch-up.ts';
 import { restCall, toComponents } from './components.ts';
 import { discordDialect } from './dialect.ts';
+import { cdnDownloader, DISCORD_MAX_UPLOAD_BYTES, fileMessage } from './files.ts';
 import { type Filters, mapButton, mapMessage } from './inbound.ts';
 import { createLastSeenStore } from './last-seen.ts';
 
@@ -43,7 +46,10 @@ export const LIBRARY_WAITS_UP_TO_MS = 1000;
 export interface DiscordAdapterOptions {
   alias: string;
   botToken: string;
-  /** REST root (discord.js `rest.api`); the gateway URL comes from GET /gateway/bot under it. */
+  /**
+   * REST root (discord.js `rest.api`); the gateway URL comes from GET /gateway/bot under it. Attachment URLs on
+   * its origin are downloaded like Discord's CDN ones (a test server serves both).
+   */
   apiBaseUrl: string;
   guildIds?: string[];
   channelIds?: string[];
@@ -198,6 +204,8 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
   return {
     key,
     maxMessageLength: DISCORD_MAX_MESSAGE_LENGTH,
+    maxUploadBytes: DISCORD_MAX_UPLOAD_BYTES,
+    download: cdnDownloader(opts.apiBaseUrl),
     async start(h) {
       if (client) throw new Error(`discord channel ${key} is already started`);
       host = h;
@@ -250,6 +258,13 @@ export function createDiscordAdapter(opts: DiscordAdapterOptions): ChannelAdapte
       };
       const created = (await restCall(() =>
         live().rest.post(Routes.channelMessages(target), { body }),
+      )) as APIMessage;
+      return { channel: key, chat: target, messageId: created.id };
+    },
+    async sendFile(to: Recipient, file: OutboundFile): Promise<MessageRef> {
+      const target = to.thread ?? to.chat;
+      const created = (await restCall(() =>
+        live().rest.post(Routes.channelMessages(target), fileMessage(file, DISCORD_MAX_MESSAGE_LENGTH)),
       )) as APIMessage;
       return { channel: key, chat: target, messageId: created.id };
     },

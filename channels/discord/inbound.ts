@@ -4,8 +4,8 @@
 // channel, or, for a message in a thread, the thread's own id (a thread is a channel on Discord, and posting to its
 // id lands in the thread). `thread` is therefore never set: each thread is its own conversation.
 import { type ButtonInteraction, type Message, MessageType } from 'discord.js';
-import { attachmentNote } from '../../src/channel-host/channel-messages.ts';
 import type { InboundAction, InboundMessage } from '../../src/channel-host/types.ts';
+import { attachmentsOf } from './files.ts';
 
 export interface Filters {
   /** Guilds served (empty: all). DMs are not guild traffic and pass; peer_groups decide who may talk. */
@@ -47,17 +47,9 @@ function placeOf(
   return { guildId, channelId: id, parentId };
 }
 
-function attachmentKind(contentType: string | null): string {
-  const type = contentType?.split('/')[0];
-  return type === 'image' || type === 'video' || type === 'audio' ? type : 'file';
-}
-
-/** The text the model sees: the bot's own mention removed, one note per attachment. */
-function textOf(message: Message, botId: string): string {
-  const caption = message.content.replace(new RegExp(`<@!?${botId}>`, 'g'), '').trim();
-  const notes = [...message.attachments.values()].map((a) => attachmentNote(attachmentKind(a.contentType)));
-  return [caption, ...notes].filter(Boolean).join('\n');
-}
+/** The text the model sees: the bot's own mention removed (the files go as attachments). */
+const textOf = (message: Message, botId: string): string =>
+  message.content.replace(new RegExp(`<@!?${botId}>`, 'g'), '').trim();
 
 export function mapMessage(
   message: Message,
@@ -69,10 +61,12 @@ export function mapMessage(
     return { skip: `message type ${message.type}` };
   const notServed = served(ctx.filters, placeOf(message.channel, message.guildId, message.channelId));
   if (notServed) return { skip: notServed };
-  // A caption counts; a file, sticker or embed alone carries nothing to answer.
-  if (!message.content.trim()) return { skip: 'no text (sticker, file without caption or embed)' };
+  const attachments = attachmentsOf(message);
+  // Text or files count (a file alone is a turn, media.md §1); a sticker or embed alone carries nothing to answer.
+  if (!message.content.trim() && attachments.length === 0)
+    return { skip: 'no text or file (sticker or embed)' };
   const text = textOf(message, ctx.botId);
-  if (!text) return { skip: 'only a mention of the bot' };
+  if (!text && attachments.length === 0) return { skip: 'only a mention of the bot' };
   const isDirect = message.guildId === null;
   const addressedToBot =
     message.mentions.users.has(ctx.botId) || message.mentions.repliedUser?.id === ctx.botId;
@@ -85,6 +79,7 @@ export function mapMessage(
       chat: message.channelId,
       sender: { id: message.author.id, username: message.author.username },
       text,
+      ...(attachments.length ? { attachments } : {}),
       isDirect,
       addressedToBot,
       receivedAt: new Date().toISOString(),

@@ -36,9 +36,6 @@ export function statusText(s: {
   return lines.join('\n');
 }
 
-/** Model-visible: appended to a message that came with a file (the file itself is not passed on yet). */
-export const attachmentNote = (kind: string) => `[attachment: ${kind}]`;
-
 // A refused sender (host.ts, admission.ts): the operator's log line, once per sender and channel.
 export const refusedSenderLog = (
   channel: string,

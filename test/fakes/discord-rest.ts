@@ -1,4 +1,6 @@
 // REST routes of the fake Discord API (/api/v10), with Discord's validation and error shapes.
+
+import type { UploadedFile } from './discord-files.ts';
 import type { FakeDiscordServer } from './discord-server.ts';
 import { snowflake, type WireMessage, wireMessage } from './discord-wire.ts';
 
@@ -8,6 +10,8 @@ export interface DiscordCall {
   path: string;
   query: string;
   body: unknown;
+  /** The files of a multipart upload (discord.js sends payload_json + files[n]). */
+  files?: UploadedFile[];
   authorization: string | undefined;
   status: number;
   /** What the fake answered (JSON), when it answered a body. */
@@ -21,13 +25,15 @@ export interface Failure {
   retryAfterSec?: number;
   global?: boolean;
   /** Which calls fail (default: any but GET /gateway/bot). */
-  match?: (method: string, path: string) => boolean;
+  match?: (method: string, path: string, call: DiscordCall) => boolean;
 }
 
 /** Answers the request; `true` so every route ends in `return reply(...)`. */
 export type Reply = (status: number, payload?: unknown, headers?: Record<string, string>) => true;
 
 const MAX_CONTENT = 2000;
+/** A bot's upload limit without boosts: 10 MiB per message. */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const acked = new WeakMap<FakeDiscordServer, Set<string>>();
 
 function failWith(failure: Failure, reply: Reply): true {
@@ -157,14 +163,26 @@ export function routeRest(
   if (badComponents) return formError(reply, badComponents);
   const components = (body.components ?? []) as WireMessage['components'];
   if (method === 'POST' && parts.length === 3) {
-    if (!content && components.length === 0)
+    const files = call.files ?? [];
+    if (files.reduce((n, f) => n + f.bytes.byteLength, 0) > MAX_UPLOAD_BYTES)
+      return reply(413, { message: 'Request entity too large', code: 40005 });
+    if (!content && components.length === 0 && files.length === 0)
       return reply(400, { message: 'Cannot send an empty message', code: 50006 });
+    const id = snowflake();
     const message = wireMessage({
-      id: snowflake(),
+      id,
       channel,
       author: fake.bot,
       content: content ?? '',
       components,
+      // The bot's files land on the CDN like anyone's.
+      attachments: files.map((f, i) =>
+        fake.cdn.attach(channel.id, `${id}${i}`, {
+          filename: f.filename,
+          content_type: f.contentType,
+          bytes: f.bytes,
+        }),
+      ),
     });
     fake.messages.set(message.id, message);
     fake.gateway.echo('MESSAGE_CREATE', message); // Discord tells the bot about its own messages too

@@ -14,6 +14,12 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  FakeDiscordCdn,
+  type InjectAttachment,
+  readRequestBody,
+  type UploadedFile,
+} from './discord-files.ts';
 import { FakeDiscordGateway } from './discord-gateway.ts';
 
 export type { DiscordCall, Failure } from './discord-rest.ts';
@@ -42,7 +48,8 @@ export interface InjectMessage {
   mentionBot?: boolean;
   /** A message id (sent by the bot or injected) this one replies to. */
   replyTo?: string;
-  attachments?: Array<{ filename: string; content_type: string }>;
+  /** Files, served by the fake's CDN (see discord-files.ts). */
+  attachments?: InjectAttachment[];
   stickers?: Array<{ id: string; name: string }>;
   /** Message type (0 default, 7 member join, 19 reply…). */
   type?: number;
@@ -66,6 +73,8 @@ export class FakeDiscordServer {
   readonly messages = new Map<string, WireMessage>();
   readonly channels = new Map<string, WireChannel>();
   readonly gateway: FakeDiscordGateway;
+  /** Attachment files (inbound ones registered by injectMessage, the bot's uploads), at Discord-like URLs. */
+  readonly cdn = new FakeDiscordCdn(() => `http://127.0.0.1:${this.port}`);
   private readonly server: Server;
   private readonly changes = new EventEmitter();
   private failures: Array<Failure & { left: number }> = [];
@@ -161,13 +170,16 @@ export class FakeDiscordServer {
     const channel = m.dmUserId ? this.dmChannel(m.dmUserId) : this.channel(m.channelId ?? this.textChannelId);
     const replyTo = m.replyTo ? this.messages.get(m.replyTo) : undefined;
     if (m.replyTo && !replyTo) throw new Error(`fake discord: no message ${m.replyTo} to reply to`);
+    const id = m.id ?? snowflake();
+    const attachments = (m.attachments ?? []).map((a, i) => this.cdn.attach(channel.id, `${id}${i}`, a));
     const message = wireMessage({
-      id: m.id ?? snowflake(),
+      id,
       channel,
       author,
       content: m.mentionBot ? `<@${this.bot.id}> ${m.content}` : m.content,
       mentions: m.mentionBot ? [this.bot] : [],
-      ...(m.attachments ? { attachments: m.attachments } : {}),
+      attachments,
+      ...(m.attachments?.some((a) => a.voice) ? { flags: 8192 } : {}),
       ...(m.stickers ? { stickers: m.stickers } : {}),
       ...(replyTo ? { replyTo } : {}),
       ...(m.type !== undefined ? { type: m.type } : {}),
@@ -175,6 +187,23 @@ export class FakeDiscordServer {
     this.messages.set(message.id, message);
     this.gateway.dispatch('MESSAGE_CREATE', message);
     return message;
+  }
+
+  /** Dispatches a message again, as Discord may (same id, same attachment URLs). */
+  redispatch(messageId: string): void {
+    const message = this.messages.get(messageId);
+    if (!message) throw new Error(`fake discord: no message ${messageId}`);
+    this.gateway.dispatch('MESSAGE_CREATE', message);
+  }
+
+  /** The bot's messages that carried files (multipart POSTs that succeeded), oldest first. */
+  get sentFiles(): Array<{ message: WireMessage; content: string; files: UploadedFile[] }> {
+    return this.succeeded('POST', /^\/channels\/\d+\/messages$/)
+      .filter((c) => c.files?.length)
+      .map((c) => {
+        const message = c.response as WireMessage;
+        return { message, content: message.content, files: c.files ?? [] };
+      });
   }
 
   /** A user presses a button of one of the bot's messages; returns the interaction id. */
@@ -240,6 +269,7 @@ export class FakeDiscordServer {
   }
 
   async close(): Promise<void> {
+    this.cdn.close();
     await this.gateway.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -263,47 +293,54 @@ export class FakeDiscordServer {
     return channel;
   }
 
-  private takeFailure(method: string, path: string): Failure | undefined {
-    const failure = this.failures.find((f) => (f.match ? f.match(method, path) : path !== '/gateway/bot'));
+  private takeFailure(call: DiscordCall): Failure | undefined {
+    const { method, path } = call;
+    const failure = this.failures.find((f) =>
+      f.match ? f.match(method, path, call) : path !== '/gateway/bot',
+    );
     if (!failure) return undefined;
     if (--failure.left <= 0) this.failures = this.failures.filter((f) => f !== failure);
     return failure;
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (this.cdn.handle(req, res, url.pathname)) {
+      this.changes.emit('change');
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      const path = url.pathname.replace(/^\/api\/v10/, '');
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = raw;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {}
-      const call: DiscordCall = {
-        method: req.method ?? 'GET',
-        path,
-        query: url.search,
-        body,
-        authorization: req.headers.authorization,
-        status: 0,
-        at: Date.now(),
-      };
-      const reply = (status: number, payload?: unknown, headers: Record<string, string> = {}): true => {
-        call.status = status;
-        if (payload !== undefined) call.response = payload;
-        this.calls.push(call);
-        // No content-type on an empty answer: discord.js parses any application/json body.
-        res.writeHead(
-          status,
-          payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
-        );
-        res.end(payload === undefined ? undefined : JSON.stringify(payload));
-        this.changes.emit('change');
-        return true;
-      };
-      routeRest(this, call, reply, this.takeFailure(call.method, path), this.port);
+      void readRequestBody(Buffer.concat(chunks), req.headers['content-type'] ?? '').then(
+        ({ body, files }) => {
+          const path = url.pathname.replace(/^\/api\/v10/, '');
+          const call: DiscordCall = {
+            method: req.method ?? 'GET',
+            path,
+            query: url.search,
+            body,
+            ...(files ? { files } : {}),
+            authorization: req.headers.authorization,
+            status: 0,
+            at: Date.now(),
+          };
+          const reply = (status: number, payload?: unknown, headers: Record<string, string> = {}): true => {
+            call.status = status;
+            if (payload !== undefined) call.response = payload;
+            this.calls.push(call);
+            // No content-type on an empty answer: discord.js parses any application/json body.
+            res.writeHead(
+              status,
+              payload === undefined ? headers : { 'content-type': 'application/json', ...headers },
+            );
+            res.end(payload === undefined ? undefined : JSON.stringify(payload));
+            this.changes.emit('change');
+            return true;
+          };
+          routeRest(this, call, reply, this.takeFailure(call), this.port);
+        },
+      );
     });
   }
 }

@@ -1,4 +1,5 @@
 // Discord API v10 payload shapes for the fake (fields discord.js 14.28 reads; see shared/notes/channel-fakes.md §2).
+import type { WireAttachment } from './discord-files.ts';
 
 export interface WireUser {
   id: string;
@@ -54,7 +55,9 @@ export interface MessageFields {
   author: WireUser;
   content: string;
   mentions?: WireUser[];
-  attachments?: Array<{ filename: string; content_type: string }>;
+  attachments?: WireAttachment[];
+  /** Message flags (8192: a voice message). */
+  flags?: number;
   stickers?: Array<{ id: string; name: string }>;
   /** The message replied to (Discord sends it whole as `referenced_message`). */
   replyTo?: WireMessage;
@@ -79,19 +82,12 @@ export function wireMessage(f: MessageFields): WireMessage {
     mention_everyone: false,
     mentions: f.mentions ?? [],
     mention_roles: [],
-    attachments: (f.attachments ?? []).map((a, i) => ({
-      id: `${f.id}${i}`,
-      filename: a.filename,
-      content_type: a.content_type,
-      size: 1024,
-      url: `https://cdn.example.invalid/${a.filename}`,
-      proxy_url: `https://cdn.example.invalid/${a.filename}`,
-    })),
+    attachments: f.attachments ?? [],
     embeds: [],
     ...(f.stickers ? { sticker_items: f.stickers.map((s) => ({ ...s, format_type: 1 })) } : {}),
     pinned: false,
     type: f.type ?? (f.replyTo ? 19 : 0),
-    flags: 0,
+    flags: f.flags ?? 0,
     components: f.components ?? [],
     ...(f.replyTo
       ? {
