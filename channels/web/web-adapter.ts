@@ -193,7 +193,7 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
     },
     async post(user: WebChatUser, text: string, clientId: string, ids = []): Promise<ReceiveResult> {
       const id = `u-${clientId}`;
-      const attachments = await uploads.attachments(user, ids);
+      const attachments = await uploads.attachments(user, ids, clientId);
       if (!attachments) return { accepted: false, reason: 'invalid', detail: UPLOAD_GONE };
       const echo = attachments.map((a) => ({ name: a.name, size: a.size ?? 0 }));
       // Shown at once (and on every gateway's feed); a resend with the same clientId replaces it on the page.
@@ -218,7 +218,7 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
         receivedAt: new Date().toISOString(),
       });
       // Taken (or taken before): the host holds its own copy of the bytes, so the user's places free up.
-      if (res.accepted || res.reason === 'duplicate') await uploads.sent(user, ids);
+      if (res.accepted || res.reason === 'duplicate') await uploads.sent(user, ids, clientId);
       return res;
     },
     async press(user, messageId, actionId) {

@@ -34,6 +34,8 @@ const recordSchema = z.object({
   kind: z.string(),
   mime: z.string().optional(),
   blob: z.string(),
+  /** The clientId of the message that sent it: only a resend of that message may name it again. */
+  sentIn: z.string().optional(),
 });
 type UploadRecord = z.infer<typeof recordSchema>;
 
@@ -48,10 +50,13 @@ const kindOf = (bytes: Uint8Array, mime: string | undefined): AttachmentKind => 
 };
 
 export interface WebUploadStore extends WebUploads {
-  /** The attachments of a message naming `ids`, or null when one is not this user's in this chat (or expired). */
-  attachments(user: WebChatUser, ids: readonly string[]): Promise<Attachment[] | null>;
-  /** After the message was taken: the places go back and the bytes go (the host stored its own copy). */
-  sent(user: WebChatUser, ids: readonly string[]): Promise<void>;
+  /**
+   * The attachments of message `clientId` naming `ids`, or null when one is not this user's in this chat, was sent
+   * by another message, or expired.
+   */
+  attachments(user: WebChatUser, ids: readonly string[], clientId: string): Promise<Attachment[] | null>;
+  /** After message `clientId` was taken: the places go back and the bytes go (the host stored its own copy). */
+  sent(user: WebChatUser, ids: readonly string[], clientId: string): Promise<void>;
   /** The adapter's `download`: the bytes of the upload `source` names, for its owner only. */
   download(source: string, maxBytes: number): Promise<Uint8Array>;
 }
@@ -113,11 +118,11 @@ export function createWebUploadStore(opts: {
     async release(user, id) {
       await opts.redis().zrem(pendingKey(user), id);
     },
-    async attachments(user, ids) {
+    async attachments(user, ids, clientId) {
       const out: Attachment[] = [];
       for (const id of ids) {
         const r = await recordOf(id);
-        if (!owns(user, r)) return null;
+        if (!owns(user, r) || (r.sentIn !== undefined && r.sentIn !== clientId)) return null;
         const source = JSON.stringify({ upload: id, chat: user.chatId, peer: user.peerId });
         out.push({
           kind: r.kind as AttachmentKind,
@@ -129,12 +134,16 @@ export function createWebUploadStore(opts: {
       }
       return out;
     },
-    async sent(user, ids) {
+    async sent(user, ids, clientId) {
       if (ids.length === 0) return;
-      const records = await Promise.all(ids.map(recordOf));
-      // The records stay (a resend of the same message still names them; the host finds its copy stored).
-      await blobs().drop(...records.flatMap((r) => (owns(user, r) ? [r.blob] : [])));
-      await opts.redis().zrem(pendingKey(user), ...ids);
+      // The records stay, marked (a resend of the same message still names them: the host finds its copy stored).
+      const tx = opts.redis().multi();
+      for (const [i, r] of (await Promise.all(ids.map(recordOf))).entries()) {
+        const id = ids[i];
+        if (!owns(user, r) || id === undefined) continue;
+        tx.set(recordKey(id), JSON.stringify({ ...r, sentIn: clientId }), 'KEEPTTL').unlink(r.blob);
+      }
+      await tx.zrem(pendingKey(user), ...ids).exec();
     },
     async download(source, maxBytes) {
       let parsed: unknown;

@@ -1,5 +1,5 @@
 // Files in the web chat over HTTP: POST /chat/<alias>/uploads (the raw file as the body, its name in
-// `x-file-name`, read no further than the channel's max_attachment_mb) and GET /chat/<alias>/files/<id> (a file
+// `x-file-name`, stored no further than the channel's max_attachment_mb) and GET /chat/<alias>/files/<id> (a file
 // the bot sent, to its own chat only, always as a download). Auth and CSRF come from the auth hook, before any
 // byte of the body is read.
 import type { Readable } from 'node:stream';
@@ -39,6 +39,21 @@ const FILE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 const MIME_MAX = 255;
+/** What a refused upload's client may still send (discarded) before its connection is closed. */
+export const LINGER_BYTES = 4 * 1024 * 1024;
+
+function discardThenClose(stream: Readable): void {
+  if (typeof stream.on !== 'function' || stream.readableEnded || stream.destroyed) return;
+  let seen = 0;
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen <= LINGER_BYTES) return;
+    stream.off('data', onData);
+    stream.destroy();
+  };
+  stream.on('data', onData);
+  stream.resume();
+}
 /** The only types a file is served as besides octet-stream: the images sniff.ts recognises. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
@@ -96,9 +111,15 @@ function mimeOf(req: FastifyRequest): string | undefined {
 
 export function registerChatFileRoutes(app: FastifyInstance, deps: ChatFileRouteDeps): void {
   const { chatOf, signedIn, logger } = deps;
-  // A refusal before the whole body arrived closes the connection: what is left of the body is never read.
-  const refuse = (reply: FastifyReply, status: number, error: string) =>
-    reply.code(status).header('connection', 'close').send({ error });
+  /**
+   * A refusal before the whole body arrived: the answer goes at once, then what is left of the body is discarded
+   * (never stored) for at most LINGER_BYTES, so a client still sending can read the answer before the connection
+   * is cut (closing with unread bytes resets it, and a client busy writing then loses the answer).
+   */
+  const refuse = (req: FastifyRequest, reply: FastifyReply, status: number, error: string) => {
+    discardThenClose((req.body as Readable | undefined) ?? req.raw);
+    return reply.code(status).send({ error });
+  };
 
   // Its own context: the body reaches the handler as the request stream, whatever its type (no JSON parser, no
   // 16 KiB server limit); the handler counts it.
@@ -112,11 +133,11 @@ export function registerChatFileRoutes(app: FastifyInstance, deps: ChatFileRoute
       const limit = deps.limitBytesOf(chat.alias);
       const tooLarge = uploadTooLarge(formatLimit(limit));
       const name = nameOf(req);
-      if (name === null) return refuse(reply, 400, BAD_UPLOAD_NAME);
+      if (name === null) return refuse(req, reply, 400, BAD_UPLOAD_NAME);
       const declared = Number(headerOf(req, 'content-length'));
-      if (declared > limit) return refuse(reply, 413, tooLarge);
+      if (declared > limit) return refuse(req, reply, 413, tooLarge);
       const id = await chat.uploads.reserve(user);
-      if (!id) return refuse(reply, 429, tooManyUploads(deps.pendingMax));
+      if (!id) return refuse(req, reply, 429, tooManyUploads(deps.pendingMax));
       const body = await readUpTo(req.body, limit);
       if (!('bytes' in body) || body.bytes.byteLength === 0) {
         await chat.uploads.release(user, id);
@@ -125,9 +146,9 @@ export function registerChatFileRoutes(app: FastifyInstance, deps: ChatFileRoute
             { channel: chat.key, user: user.peerId, limit },
             'web chat upload over the limit refused',
           );
-          return refuse(reply, 413, tooLarge);
+          return refuse(req, reply, 413, tooLarge);
         }
-        return refuse(reply, 400, 'interrupted' in body ? UPLOAD_INTERRUPTED : EMPTY_UPLOAD);
+        return refuse(req, reply, 400, 'interrupted' in body ? UPLOAD_INTERRUPTED : EMPTY_UPLOAD);
       }
       const mime = mimeOf(req);
       const upload = await chat.uploads.store(user, id, {
