@@ -15,8 +15,15 @@ import {
   CHAT_UPLOADING,
   CHAT_WAIT_FOR_UPLOADS,
 } from './chat-messages.ts';
-import { html } from './html.ts';
+import { html, trustedHtml } from './html.ts';
 import { page } from './page.ts';
+
+/** The attach button's icon: inline SVG (no emoji font needed, nothing loaded, nothing for the CSP to allow). */
+const PAPERCLIP = trustedHtml(
+  '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path fill="none" ' +
+    'stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M21.4 11.1l-9.2 ' +
+    '9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5"/></svg>',
+);
 
 export function chatPage(opts: { alias: string; title: string; user: WebUser }): string {
   const { alias, title, user } = opts;
@@ -38,7 +45,7 @@ data-wait="${CHAT_WAIT_FOR_UPLOADS}">
 <ul class="pending-files" id="chat-files" aria-live="polite"></ul>
 <form class="composer" id="composer">
 <input type="file" id="chat-file" multiple hidden>
-<button type="button" class="attach" id="chat-attach" aria-label="${CHAT_ATTACH}" title="${CHAT_ATTACH}">📎</button>
+<button type="button" class="attach" id="chat-attach" aria-label="${CHAT_ATTACH}" title="${CHAT_ATTACH}">${PAPERCLIP}</button>
 <label class="visually-hidden" for="chat-input">${CHAT_INPUT_LABEL}</label>
 <textarea id="chat-input" name="text" rows="2" placeholder="${CHAT_INPUT_PLACEHOLDER}"></textarea>
 <button type="submit">${CHAT_SEND}</button>

@@ -121,7 +121,7 @@ function renderAttachments(li, attachments) {
   ul.className = 'attachments';
   for (const a of attachments) {
     const item = document.createElement('li');
-    item.textContent = `📎 ${a.name} (${a.size})`;
+    item.textContent = `${a.name} (${a.size})`;
     ul.append(item);
   }
   li.append(ul);
@@ -220,6 +220,7 @@ function addFile(file) {
   const remove = document.createElement('button');
   remove.type = 'button';
   remove.textContent = texts.remove;
+  remove.setAttribute('aria-label', `${texts.remove} ${file.name}`);
   li.append(name, ' ', status, ' ', remove);
   li.dataset.state = 'uploading';
   pendingList.append(li);

@@ -1,0 +1,125 @@
+// Files in the web chat in real Chromium against a real gateway + worker on real Redis and the fake model: an
+// image picked with the keyboard from the paperclip uploads, is sent with its caption and answered; a file over
+// max_attachment_mb shows the server's refusal; a file the bot sends is a download link that downloads its bytes.
+import { readFile } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { WebChatEndpoint } from '../../src/channel-host/web-chat.ts';
+import { isWebChatEndpoint } from '../../src/channel-host/web-chat.ts';
+import { uploadTooLarge } from '../../src/web/chat-messages.ts';
+import { createLocalSessions } from '../../src/web/local-session.ts';
+import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
+import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
+import { WEB_CHAT_TOML } from './web-chat-toml.ts';
+
+/** 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+/** 0.05 MB: a 60 KB file is over it. */
+const TOML = WEB_CHAT_TOML.replace('title = "Test chat"', 'title = "Test chat"\nmax_attachment_mb = 0.05');
+
+let h: RuntimeHarness;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+describe.skipIf(!hasChromium)(
+  `web chat files in Chromium${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM})`}`,
+  () => {
+    beforeAll(async () => {
+      h = await createRuntimeHarness('web-chat-files', runtimeToml(TOML), {
+        platformChannels: true,
+        ops: {},
+      });
+      browser = await launchBrowser();
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await h?.close();
+    });
+    beforeEach(async () => {
+      h.server.reset();
+      await context?.close();
+      context = await browser.newContext({ acceptDownloads: true });
+      page = await context.newPage();
+      await page.goto(`${h.opsUrl}/chat/main`);
+      await page.waitForSelector('#chat[data-live="true"]');
+    });
+
+    /** Opens the picker from the paperclip with the keyboard and picks `files`. */
+    async function pick(files: { name: string; mimeType: string; buffer: Buffer }[]) {
+      await page.focus('#chat-attach');
+      const chooser = page.waitForEvent('filechooser');
+      await page.keyboard.press('Enter');
+      await (await chooser).setFiles(files);
+    }
+
+    it('uploads an image picked with the keyboard and sends it with its caption; the agent answers', async () => {
+      h.server.script([{ text: 'A single red pixel.' }]);
+      await pick([{ name: 'pixel.png', mimeType: 'image/png', buffer: PNG }]);
+      await page.waitForSelector('#chat-files li[data-state="ready"]:has-text("pixel.png")');
+      await page.fill('#chat-input', 'what is this?');
+      await page.press('#chat-input', 'Enter');
+      const mine = page.locator('li.msg[data-from="user"]');
+      await mine.locator('.attachments li:has-text("pixel.png")').waitFor();
+      expect(await mine.textContent()).toContain('what is this?');
+      expect(await page.locator('#chat-files li').count()).toBe(0);
+      await page.locator('li.msg[data-from="bot"]:has-text("A single red pixel.")').waitFor();
+      const users = (h.server.requests[0]?.body.messages ?? []).filter((m) => m.role === 'user');
+      expect(JSON.stringify(users.at(-1)?.content)).toContain('what is this?');
+      await screenshot(page, 'web-chat-upload');
+    });
+
+    it("shows the server's refusal of a file over max_attachment_mb, and sends nothing", async () => {
+      await pick([
+        { name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(60_000, 1) },
+      ]);
+      const failed = page.locator('#chat-files li[data-state="failed"]');
+      await failed.waitFor();
+      expect(await failed.textContent()).toContain(uploadTooLarge('0.05 MB'));
+      await page.press('#chat-input', 'Enter');
+      await page.locator('#chat-error:not([hidden])').waitFor();
+      await screenshot(page, 'web-chat-upload-too-large');
+      // Removed, the message goes without it.
+      await failed.locator('button').click();
+      h.server.script([{ text: 'no file, fine' }]);
+      await page.fill('#chat-input', 'never mind');
+      await page.press('#chat-input', 'Enter');
+      await page.locator('li.msg[data-from="bot"]:has-text("no file, fine")').waitFor();
+      expect(await page.locator('li.msg[data-from="user"] .attachments').count()).toBe(0);
+    });
+
+    it('shows a file the bot sends as a download link (an image with its preview) that downloads its bytes', async () => {
+      const chat = h.adapters.find(isWebChatEndpoint) as WebChatEndpoint;
+      const cookie = (await context.cookies()).find((c) => c.name === 'baton_session')?.value ?? '';
+      const session = await createLocalSessions(h.redis, h.config.redis.prefix, 'local').verify(cookie);
+      expect(session).toBeDefined();
+      const to = { channel: chat.key, chat: session?.chatId ?? '' };
+      const report = Buffer.from('name,total\nalpha,3\n');
+      await chat.sendFile?.(to, {
+        name: 'report.csv',
+        bytes: report,
+        mime: 'text/csv',
+        as: 'document',
+        caption: 'Your **report**',
+      });
+      await chat.sendFile?.(to, { name: 'pixel.png', bytes: PNG, mime: 'image/png', as: 'photo' });
+      const link = page.locator('li.msg[data-from="bot"] a.download:has-text("report.csv")');
+      await link.waitFor();
+      expect(await page.locator('li.msg[data-from="bot"] strong:has-text("report")').count()).toBe(1);
+      const preview = page.locator('li.msg[data-from="bot"] img.preview');
+      await preview.waitFor();
+      // Loaded and decoded (strings run in the page: this file has no DOM types).
+      await page.waitForFunction("document.querySelector('img.preview')?.complete === true");
+      expect(await page.evaluate("document.querySelector('img.preview').naturalWidth")).toBe(1);
+      const download = page.waitForEvent('download');
+      await link.click();
+      const file = await download;
+      expect(file.suggestedFilename()).toBe('report.csv');
+      expect((await readFile(await file.path())).equals(report)).toBe(true);
+      await screenshot(page, 'web-chat-file-sent');
+    });
+  },
+);
