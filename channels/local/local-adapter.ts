@@ -5,6 +5,7 @@ import type {
   ChannelAdapter,
   ChannelHost,
   MessageRef,
+  OutboundFile,
   OutboundMessage,
   ReceiveResult,
   Recipient,
@@ -19,6 +20,8 @@ export interface LocalReply {
   buttons: Button[][];
   /** Every text and button set this message had, oldest first (the first is the send). */
   versions: OutboundMessage[];
+  /** A file sent with sendFile (send_file); `text` is then its caption. */
+  file?: OutboundFile;
 }
 
 export interface PressOptions {
@@ -86,6 +89,29 @@ export function createLocalChannel(
     return chat === undefined ? replies.length : (perChat.get(chat) ?? 0);
   };
 
+  async function record(to: Recipient, msg: OutboundMessage, file?: OutboundFile): Promise<MessageRef> {
+    if (failures.left > 0) {
+      failures.left--;
+      throw failures.error(to, msg);
+    }
+    const messageId = String(++seq);
+    const reply: LocalReply = {
+      to,
+      text: msg.text,
+      messageId,
+      buttons: msg.buttons ?? [],
+      versions: [msg],
+      ...(file ? { file } : {}),
+    };
+    replies.push(reply);
+    byId.set(messageId, reply);
+    countFor(); // settles a reset first
+    perChat.set(to.chat, (perChat.get(to.chat) ?? 0) + 1);
+    counted++;
+    events.emit('reply');
+    return { channel: key, chat: to.chat, messageId };
+  }
+
   return {
     key,
     maxMessageLength,
@@ -98,21 +124,8 @@ export function createLocalChannel(
     async stop() {
       host = null;
     },
-    async send(to, msg): Promise<MessageRef> {
-      if (failures.left > 0) {
-        failures.left--;
-        throw failures.error(to, msg);
-      }
-      const messageId = String(++seq);
-      const reply = { to, text: msg.text, messageId, buttons: msg.buttons ?? [], versions: [msg] };
-      replies.push(reply);
-      byId.set(messageId, reply);
-      countFor(); // settles a reset first
-      perChat.set(to.chat, (perChat.get(to.chat) ?? 0) + 1);
-      counted++;
-      events.emit('reply');
-      return { channel: key, chat: to.chat, messageId };
-    },
+    send: (to, msg) => record(to, msg),
+    sendFile: (to, file) => record(to, { text: file.caption ?? '' }, file),
     async edit(ref, msg) {
       const reply = byId.get(ref.messageId);
       if (!reply || ref.channel !== key) throw new Error(`local channel ${key}: no message ${ref.messageId}`);

@@ -20,6 +20,7 @@ import type { RunContext, RunObserver, RuntimeServices } from '../run-contract/r
 import type { RunLineage } from '../run-contract/run-events.ts';
 import { taskScopeOf } from '../run-contract/task-scope.ts';
 import type { ThinkingSetting } from '../run-contract/thinking-setting.ts';
+import type { TurnFiles } from '../run-contract/turn-files.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import type { SecurityPolicy } from '../security/types.ts';
 import { promptEvents } from './run-live.ts';
@@ -34,6 +35,8 @@ export interface TopLevelRunSpec {
   sender: string;
   /** The chat the turn came from, if any. */
   origin: Recipient | undefined;
+  /** Where send_file queues files (media.md §2); absent: the run has no chat to send to. */
+  files?: TurnFiles;
   asker: ApprovalAsker | null;
   signal: AbortSignal;
   /** The model in effect for the session (a model_switch may have changed it). */
@@ -143,6 +146,7 @@ function topLevelRun(spec: TopLevelRunSpec): RunContext {
     memoryAllowlist: memoryOf(services, agentAlias),
     providerRef: spec.providerRef,
     origin: spec.origin,
+    ...(spec.files ? { files: spec.files } : {}),
     gate: createGate(policy),
     createGate,
     signal: spec.signal,

@@ -1,4 +1,5 @@
 // A top-level turn: one inbound message (channel, API, one-shot CLI) to one agent, as an execution-tree root.
+
 import type { ApprovalAsker } from '../approval/gate.ts';
 import type { Recipient } from '../channel-host/types.ts';
 import { agentOf, runtimeProfileFor } from '../config/lookup.ts';
@@ -8,6 +9,7 @@ import { rootCostScope } from '../cost/cost-scope.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
 import type { ToolSetOptions } from '../run-contract/tool-registry.ts';
+import type { TurnFiles } from '../run-contract/turn-files.ts';
 import { noAgentText } from '../security/security-messages.ts';
 import { sessionProviderRef } from '../session/session-model.ts';
 import { historyMessageLimit } from './context-budget.ts';
@@ -45,6 +47,8 @@ export interface TurnRequest {
   deferHistory?: boolean;
   /** The session's reads, already under way (the turn worker starts them with its inbox read). */
   session?: Promise<TurnSession>;
+  /** Where send_file queues files (media.md §2); absent: send_file has no chat to send to. */
+  files?: TurnFiles;
 }
 
 /** What a turn reads of its session before it starts: the model_switch override and the history. */
@@ -102,6 +106,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     sessionKey: req.sessionKey,
     sender: req.sender,
     origin: req.origin,
+    ...(req.files ? { files: req.files } : {}),
     asker: req.asker,
     signal: req.signal,
     providerRef: sessionProviderRef(config, switchedModel, agent.model_provider, services.logger, {

@@ -1,6 +1,11 @@
 // The channel contract: what adapters hand to the runtime (InboundEvent) and what they must send.
 import { z } from 'zod';
-import { type AttachmentKind, attachmentSchema, type OutboundFile } from './attachment.ts';
+import {
+  type AttachmentKind,
+  attachmentSchema,
+  type OutboundFile,
+  type OutboxFile,
+} from '../media/attachment.ts';
 
 /** `<type>.<alias>:<chat>:<thread>` (thread empty when none): the conversation's stable id. */
 export function conversationId(channel: string, chat: string, thread?: string): string {
@@ -221,5 +226,12 @@ export interface ReplyOrder {
 
 /** Where workers put replies: the outbox of the channel that will send them (idempotent per key). */
 export interface OutboxWriter {
-  enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string, order?: ReplyOrder): Promise<void>;
+  /** `files`: sent after the text (send_file, media.md §2). */
+  enqueue(
+    to: Recipient,
+    msg: OutboundMessage,
+    idempotencyKey: string,
+    order?: ReplyOrder,
+    files?: readonly OutboxFile[],
+  ): Promise<void>;
 }

@@ -41,3 +41,28 @@ export const attachmentReasons = {
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
 } as const;
+
+/** Shown in the chat in place of a file send_file queued that could not be sent (nothing is lost silently). */
+export const fileNotSentNotice = (name: string, reason: string) => `⚠️ ${name} could not be sent: ${reason}`;
+
+export const fileNotSentReasons = {
+  expired: 'its stored copy expired',
+  tooLarge: (size: number, limitBytes: number) =>
+    `it is ${formatSize(size)}, over this chat's ${formatLimit(limitBytes)} limit`,
+  unsupported: 'this channel cannot send files',
+  refused: 'the platform refused it',
+} as const;
+
+/** send_file's results and refusals (media.md §2): what the model learns of what was sent. */
+export const sendFileTexts = {
+  queued: (name: string, size: number, as: string) =>
+    `Queued ${name} (${formatSize(size)}) as a ${as} for this chat: it is sent right after your answer.`,
+  noChat: 'send_file: this run has no chat to send to (no originating chat and no delivery chat).',
+  empty: (path: string) => `send_file: ${path} is empty; nothing was sent.`,
+  tooLarge: (path: string, size: number, limitBytes: number) =>
+    `send_file: ${path} is ${formatSize(size)}, over this chat's limit of ${formatLimit(limitBytes)}; nothing was sent.`,
+  notImage: (path: string) =>
+    `send_file: ${path} is not a PNG, JPEG, GIF or WebP image, so it cannot be sent as a photo; send it as a document.`,
+  notAudio: (path: string) =>
+    `send_file: ${path} is not an audio file, so it cannot be sent as a voice note.`,
+} as const;

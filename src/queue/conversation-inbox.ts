@@ -14,13 +14,20 @@ import { runningTurnsKey } from '../fleet/running-turns.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
 import { sessionIndexKey, sessionIndexMember } from '../session/session-index.ts';
-import { inboxKeys, liveTurnKey, outboxStreamKey, replyIdempotencyKey, replySentKey } from './names.ts';
+import {
+  inboxKeys,
+  liveTurnKey,
+  outboxStreamKey,
+  replyIdempotencyKey,
+  replySentKey,
+  turnFilesKey,
+} from './names.ts';
 import { outboxEntryArgs } from './outbox-entry.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-6.lua'));
 const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
-const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-9.lua'));
+const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-10.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
 export const queuedMessageSchema = inboundMessageSchema.extend({
@@ -163,6 +170,7 @@ export function createConversationInbox(
           ...historyKeys(prefix, history.agent, history.sessionKey),
           sessionIndexKey(prefix),
           liveTurnKey(prefix, turn.turnId),
+          turnFilesKey(prefix, turn.turnId),
         ],
         [
           event.eventId,

@@ -1,12 +1,14 @@
 // Runs cron fires: each is one run_agent_job, its success posted to the job's chat once per fire.
+
 import { type Job, Worker } from 'bullmq';
 import type { OutboxWriter, Recipient } from '../channel-host/types.ts';
-import { cronJobOf } from '../config/lookup.ts';
+import { channelOf, cronJobOf } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { createFireClaims, type FireClaims } from '../cron/fire-claims.ts';
 import { type CronJobRegistry, createCronJobRegistry } from '../cron/job-registry.ts';
 import { cronOwnerOf, toolJobConfig } from '../cron/owners.ts';
+import { DEFAULT_MAX_ATTACHMENT_MB, uploadLimitBytes } from '../media/attachment.ts';
 import { currentConfig } from '../run-contract/live-services.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
 import { closeWorker } from './close-worker.ts';
@@ -14,6 +16,7 @@ import { workerOptions } from './connection.ts';
 import { type FirePayload, fireDeliveryKey, firePayloadSchema, toolAtJobId } from './cron-fire.ts';
 import { CRON_QUEUE } from './names.ts';
 import { type AgentJob, runAgentJob } from './run-agent-job.ts';
+import { createDeliveryFiles } from './turn-files.ts';
 
 /** What the processor needs of a BullMQ job (tests drive it directly with the same shape). */
 export interface FireJob {
@@ -32,6 +35,8 @@ export interface FireProcessorDeps {
   outbox: OutboxWriter;
   registry: CronJobRegistry;
   claims: FireClaims;
+  /** `[redis] prefix`: where a run's send_file bytes are stored. */
+  prefix: string;
 }
 
 interface FireTarget {
@@ -95,13 +100,20 @@ export function createFireProcessor(deps: FireProcessorDeps) {
       );
       return 'already_claimed';
     }
-    const res = await runAgentJob(services, target.job, { signal, runId });
+    const files = target.deliverTo ? deliveryFiles(services, deps.prefix, target.deliverTo) : undefined;
+    const res = await runAgentJob(services, target.job, { signal, runId, ...(files ? { files } : {}) });
     const settled = res.ok || fire.attemptsMade + 1 >= fire.attempts;
     if (settled && target.oneOffToolJob) await deps.registry.remove(target.oneOffToolJob);
     if (!res.ok) throw new Error(res.error);
     await claims.saveResult(fire.id, res.output);
     if (!target.deliverTo) return 'no_delivery';
-    await outbox.enqueue(target.deliverTo, { text: res.output }, fireDeliveryKey(fire.id));
+    await outbox.enqueue(
+      target.deliverTo,
+      { text: res.output },
+      fireDeliveryKey(fire.id),
+      undefined,
+      files?.queued,
+    );
     return 'delivered';
   };
 }
@@ -126,6 +138,7 @@ export function startCronWorker(opts: CronWorkerOptions): CronWorker {
     outbox: opts.outbox,
     registry: createCronJobRegistry(services.redis, opts.prefix, services.logger),
     claims: createFireClaims(services.redis, opts.prefix),
+    prefix: opts.prefix,
   });
   const closing = new AbortController();
   const worker = new Worker<unknown, FireOutcome>(
@@ -156,4 +169,10 @@ export function startCronWorker(opts: CronWorkerOptions): CronWorker {
       clearTimeout(timer);
     },
   };
+}
+
+/** A delivering job's send_file files go to its delivery chat, within that channel's limits (media.md §2). */
+function deliveryFiles(services: RuntimeServices, prefix: string, to: Recipient) {
+  const mb = channelOf(services.config, to.channel)?.max_attachment_mb ?? DEFAULT_MAX_ATTACHMENT_MB;
+  return createDeliveryFiles(services.redis, prefix, to, uploadLimitBytes(to.channel, mb));
 }

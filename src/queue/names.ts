@@ -54,3 +54,6 @@ export const liveTurnKey = (prefix: string, turnId: string) => `${prefix}:live-t
 export function livePaceKey(prefix: string, channelKey: string, chat: string): string {
   return `${prefix}:live-pace:${channelKey}:${chat}`;
 }
+
+/** The files a turn's runs queued with send_file (media.md §2), sent with the answer of the run that answers. */
+export const turnFilesKey = (prefix: string, turnId: string) => `${prefix}:turn-files:${turnId}`;

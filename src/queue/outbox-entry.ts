@@ -3,6 +3,8 @@
 // back here. Nothing else knows the field names.
 import { z } from 'zod';
 import { type Recipient, type ReplyOrder, recipientSchema } from '../channel-host/types.ts';
+import type { OutboxFile } from '../media/attachment.ts';
+import { type QueuedFile, queuedFileSchema } from './turn-files.ts';
 
 /** An approval card to post or edit (approvals.md §10, §12): the gateway loads the record and renders it. */
 export interface ApprovalCardRequest {
@@ -48,6 +50,8 @@ export interface OutboxEntry {
   finishes?: string[];
   to: Recipient;
   text: string;
+  /** Files sent with a reply, after its text (send_file, media.md §2); their bytes wait in blobs. */
+  files?: QueuedFile[];
   /** Set for a conversation's replies, which leave in `seq` order. */
   order?: { conversation: string; seq: number };
   /** Taken over from a consumer that stopped answering: it may have sent part of it. */
@@ -61,7 +65,7 @@ export interface OutboxEntry {
 
 /** What a producer queues: a reply (with its place in a conversation, if any) or a card request. */
 export type NewOutboxEntry =
-  | { to: Recipient; text: string; order?: ReplyOrder; finishes?: string[] }
+  | { to: Recipient; text: string; order?: ReplyOrder; finishes?: string[]; files?: OutboxFile[] }
   | { to: Recipient; approval: ApprovalCardRequest }
   | { to: Recipient; text: string; live: LiveOp };
 
@@ -73,7 +77,12 @@ export function outboxEntryArgs(entry: NewOutboxEntry): (string | number)[] {
   const to = JSON.stringify(entry.to);
   if ('approval' in entry) return [to, '', '', '', `approval:${JSON.stringify(entry.approval)}`];
   if ('live' in entry) return [to, entry.text, '', '', `live:${JSON.stringify(entry.live)}`];
-  const tag = entry.finishes ? `finishes:${JSON.stringify(entry.finishes)}` : '';
+  // Producers in JS queue either (a turn's answer with both is written by the settle script).
+  const tag = entry.finishes
+    ? `finishes:${JSON.stringify(entry.finishes)}`
+    : entry.files?.length
+      ? `files:${JSON.stringify(entry.files)}`
+      : '';
   return [to, entry.text, entry.order?.conversation ?? '', entry.order?.seq ?? '', tag];
 }
 
@@ -144,5 +153,19 @@ export function parseOutboxEntry(raw: RawOutboxEntry, reclaimed: boolean): Outbo
     // The answer still goes out (as new messages) when only its preview link is unreadable.
     if (roots.success) finishes = roots.data;
   }
-  return { id, to: to.data, text: shape.data.text, ...ordered, ...(finishes ? { finishes } : {}), reclaimed };
+  let files: QueuedFile[] | undefined;
+  if (f.files !== undefined) {
+    const parsed = z.array(queuedFileSchema).max(50).safeParse(safeJson(f.files));
+    // The answer still goes out when its file list is unreadable: the sender says the files could not be sent.
+    files = parsed.success ? parsed.data : [];
+  }
+  return {
+    id,
+    to: to.data,
+    text: shape.data.text,
+    ...ordered,
+    ...(finishes ? { finishes } : {}),
+    ...(files ? { files } : {}),
+    reclaimed,
+  };
 }

@@ -37,8 +37,13 @@ export function createReplyOutbox(
   redact: (text: string) => string = (text) => text,
 ): OutboxWriter {
   return {
-    async enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string, order?: ReplyOrder) {
-      const entry = { to, text: redact(msg.text), ...(order ? { order } : {}) };
+    async enqueue(to: Recipient, msg: OutboundMessage, idempotencyKey: string, order?: ReplyOrder, files?) {
+      const entry = {
+        to,
+        text: redact(msg.text),
+        ...(order ? { order } : {}),
+        ...(files?.length ? { files: [...files] } : {}),
+      };
       await enqueueOutboxEntry(redis, prefix, entry, idempotencyKey);
     },
   };

@@ -7,6 +7,7 @@ import { type ChannelAdapter, ChannelRateLimitError } from '../channel-host/type
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { MetricsStore } from '../fleet/metrics-store.ts';
+import { sendQueuedFile } from './file-sender.ts';
 import { type ChannelPause, createLiveSender } from './live-sender.ts';
 import type { LiveSlots } from './live-slots.ts';
 import { paceKey } from './names.ts';
@@ -82,6 +83,15 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
         adapter.maxMessageLength,
       );
       const slot = paceKey(opts.prefix, adapter.key, entry.to.chat);
+      // The files send_file queued leave after the answer's text, as parts of the same entry (media.md §2).
+      const files = entry.files ?? [];
+      if (entry.files && files.length === 0) {
+        logger.warn(
+          { channel: adapter.key, entry_id: entry.id },
+          'reply file list unreadable; files not sent',
+        );
+      }
+      const parts = chunks.length + files.length;
       let sent = await opts.stream.progress(entry);
       let attempts = 0;
       let progressSaved = false;
@@ -93,12 +103,12 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
       ) {
         opts.metrics?.countOutbox(adapter.key, 'sent');
         sent = 1;
-        if (sent < chunks.length) {
+        if (sent < parts) {
           await opts.stream.saveProgress(entry, sent);
           progressSaved = true;
         }
       }
-      while (sent < chunks.length) {
+      while (sent < parts) {
         if (signal.aborted) return { done: false, progressSaved };
         if (Date.now() < paused.until) {
           await pause(paused.until - Date.now());
@@ -106,11 +116,23 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
         }
         await pace(redis, slot, opts.minIntervalMs, signal);
         try {
-          await limit(() => adapter.send(entry.to, { text: chunks[sent]! }));
+          const part = sent;
+          if (part < chunks.length) await limit(() => adapter.send(entry.to, { text: chunks[part]! }));
+          else {
+            const file = files[part - chunks.length]!;
+            // The caption is model text leaving baton: redacted like every reply.
+            const captioned =
+              file.caption && opts.redact ? { ...file, caption: opts.redact(file.caption) } : file;
+            const res = await limit(() => sendQueuedFile(adapter, redis, entry.to, captioned));
+            if (res.kind === 'notice') {
+              logger.warn({ channel: adapter.key, entry_id: entry.id, file: file.name }, res.text);
+              await limit(() => adapter.send(entry.to, { text: res.text }));
+            }
+          }
           opts.metrics?.countOutbox(adapter.key, 'sent');
           sent++;
-          // Resumable: whoever retries this entry after a crash sends only the chunks not yet sent.
-          if (sent < chunks.length) {
+          // Resumable: whoever retries this entry after a crash sends only the parts not yet sent.
+          if (sent < parts) {
             await opts.stream.saveProgress(entry, sent);
             progressSaved = true;
           }
@@ -142,6 +164,8 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
           await pause(opts.backoffMs * 2 ** (attempts - 1));
         }
       }
+      // Sent (or given up): the bytes are no longer needed; their TTL frees them if this never runs.
+      if (files.length > 0) await redis.unlink(...files.map((f) => f.blob)).catch(() => 0);
       return { done: true, progressSaved };
     },
   };

@@ -1,4 +1,5 @@
 // run_agent_job: one firing of a cron agent job as a top-level run of its owning agent (subagents.md §11).
+
 import { agentDisabledText, runTurn } from '../agent/run-turn.ts';
 import type { ApprovalAsker } from '../approval/gate.ts';
 import { agentOf, riskProfileFor } from '../config/lookup.ts';
@@ -19,6 +20,7 @@ import {
 import { turnServices } from '../run-contract/live-services.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
 import type { ToolSetOptions } from '../run-contract/tool-registry.ts';
+import type { TurnFiles } from '../run-contract/turn-files.ts';
 import { buildSecurityPolicy } from '../security/policy.ts';
 import { noAgentText, noRiskProfileText } from '../security/security-messages.ts';
 import type { SecurityPolicy } from '../security/types.ts';
@@ -44,6 +46,8 @@ export interface AgentJobOptions {
    * (approvals.md §5). Until routes exist the gate is non-interactive (null, the default).
    */
   asker?: ApprovalAsker | null;
+  /** Where send_file queues files: the job's delivery chat; absent (no delivery) send_file has no chat. */
+  files?: TurnFiles;
 }
 
 export type AgentJobResult =
@@ -143,6 +147,7 @@ async function runScoped(
       tools: cronToolOptions(cron),
       ...(cron.model ? { modelOverride: cron.model } : {}),
       logScope: scope,
+      ...(opts.files ? { files: opts.files } : {}),
     });
     const output = res.text.trim() ? res.text : CRON_JOB_EXECUTED;
     // Without a delivery, the logs are where the output is kept (config.md §14).

@@ -1,4 +1,5 @@
 // Runs turns: a drain job takes its conversation's events in arrival order, one turn at a time.
+
 import { type Job, Worker } from 'bullmq';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
@@ -13,6 +14,7 @@ import type { AbortBus } from '../fleet/abort-bus.ts';
 import type { RunningTurns } from '../fleet/running-turns.ts';
 import type { TypingSignals } from '../fleet/typing-signals.ts';
 import { startTurnPresenter, type TurnPresenter } from '../live/turn-presenter.ts';
+import { DEFAULT_MAX_ATTACHMENT_MB, uploadLimitBytes } from '../media/attachment.ts';
 import { turnServices } from '../run-contract/live-services.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
 import { closeWorker } from './close-worker.ts';
@@ -25,6 +27,7 @@ import {
 } from './conversation-inbox.ts';
 import { createLiveShows } from './live-shows.ts';
 import { TURNS_QUEUE } from './names.ts';
+import { createTurnFiles } from './turn-files.ts';
 import type { DrainJobData, TurnQueue } from './turn-queue.ts';
 
 export interface TurnWorkerOptions {
@@ -116,6 +119,17 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         signal: controller.signal,
         deferHistory: true,
         ...(session ? { session } : {}),
+        files: createTurnFiles({
+          redis: services.redis,
+          prefix: opts.prefix,
+          turnId,
+          runId,
+          to: origin,
+          limitBytes: uploadLimitBytes(
+            origin.channel,
+            channelOf(services.config, origin.channel)?.max_attachment_mb ?? DEFAULT_MAX_ATTACHMENT_MB,
+          ),
+        }),
       });
       text = res.text.trim() ? res.text : EMPTY_ANSWER;
       if (res.history)

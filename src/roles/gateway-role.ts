@@ -1,6 +1,7 @@
 // The gateway role: channel adapters in and out (host → turns queue; outbox → platform).
 import type { Redis } from 'ioredis';
 import { createApprovalStore } from '../approval/approval-store.ts';
+import { createAttachmentIntake } from '../channel-host/attachment-intake.ts';
 import { createChannelHost } from '../channel-host/host.ts';
 import type { ActionHandler, ChannelAdapter } from '../channel-host/types.ts';
 import { isWebChatEndpoint } from '../channel-host/web-chat.ts';
@@ -20,8 +21,8 @@ import { createChannelPresence } from '../fleet/channel-presence.ts';
 import { createMetricsStore } from '../fleet/metrics-store.ts';
 import { createRefusedSenders } from '../fleet/refused-senders.ts';
 import { subscribeTyping } from '../fleet/typing-signals.ts';
+import { DEFAULT_MAX_ATTACHMENT_MB, MIB } from '../media/attachment.ts';
 import { createBlobStore } from '../media/blob-store.ts';
-import { createAttachmentIntake, DEFAULT_MAX_ATTACHMENT_MB, MIB } from '../media/intake.ts';
 import type { ConfigDiagnostics } from '../ops-api/health.ts';
 import { createOpsDeps } from '../ops-api/ops-deps.ts';
 import { startOpsServer } from '../ops-api/ops-server.ts';

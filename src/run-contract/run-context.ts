@@ -1,4 +1,5 @@
 // RunContext: everything one agent run (root turn, subagent, delegated child) carries down its tool calls.
+
 import type { Redis } from 'ioredis';
 import type { AskContext } from '../approval/channel-asker.ts';
 import type { ApprovalAsker } from '../approval/gate.ts';
@@ -23,6 +24,7 @@ import type { DelegateCapability } from './delegate-capability.ts';
 import type { RunEventSink, RunLineage } from './run-events.ts';
 import type { ThinkingSetting } from './thinking-setting.ts';
 import type { BuildToolSet } from './tool-registry.ts';
+import type { TurnFiles } from './turn-files.ts';
 
 /** Channel approvals (approvals.md §5): the asker of a run, null when it has no approver path. */
 export interface ApproverPaths {
@@ -118,6 +120,8 @@ export interface RunContext {
   routedProviderRef?: string | undefined;
   /** The chat the turn came from, if any: its channel's excluded_tools apply, and it is the originating chat. */
   origin: Recipient | undefined;
+  /** Where send_file queues files (a root turn with a chat, its subagents, a cron job that delivers); absent: none. */
+  files?: TurnFiles;
   gate: ApprovalGate;
   /**
    * Builds a fresh gate like this run's (same approver path) for a child that inherits it; given the child's

@@ -11,6 +11,7 @@ import { createMemoryForgetTool } from './builtin/memory-forget.ts';
 import { createMemoryRecallTool } from './builtin/memory-recall.ts';
 import { createMemoryStoreTool } from './builtin/memory-store.ts';
 import { createModelSwitchTool } from './builtin/model-switch.ts';
+import { createSendFileTool } from './builtin/send-file.ts';
 import { createShellTool } from './builtin/shell.ts';
 import { createCronTools } from './cron/cron-tools.ts';
 import { capabilityOf } from './delegate/capability.ts';
@@ -35,6 +36,7 @@ function allTools(run: RunContext): Tool[] {
       createShellTool(),
       createFileReadTool(),
       createFileWriteTool(),
+      createSendFileTool(),
       createMemoryStoreTool(),
       createMemoryRecallTool(),
       createMemoryForgetTool(),

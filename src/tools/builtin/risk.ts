@@ -9,6 +9,8 @@ export const TOOL_RISK: Record<string, CommandRisk> = {
   memory_store: 'medium',
   memory_forget: 'medium',
   file_write: 'medium',
+  /** Sends workspace bytes to the turn's own chat. */
+  send_file: 'medium',
   /** A floor for callers that cannot see the arguments; riskOf() classifies the actual command. */
   shell: 'medium',
 };

@@ -81,6 +81,7 @@ describe('a top-level turn', () => {
         'memory_recall',
         'memory_store',
         'model_switch',
+        'send_file', // offered everywhere; with no chat it answers a clear error (media.md §2)
         'shell',
         'spawn_subagent',
       ].sort(),

@@ -150,6 +150,7 @@ describe('fires', () => {
       outbox: createRecordingOutbox(h.redis, chatKey()),
       registry: createCronJobRegistry(h.redis, h.prefix),
       claims: createFireClaims(h.redis, h.prefix),
+      prefix: h.prefix,
     });
     h.server.script([{ text: 'only once' }]);
     const fire = {

@@ -1,7 +1,8 @@
 // One HTTP download of an attachment, bounded: adapters whose platform gives a URL (Telegram's file path, Discord
 // CDN, Slack url_private) fetch through here, so every platform stops at the same limit with the same reasons.
-import { attachmentReasons } from '../media/media-messages.ts';
+
 import { AttachmentFetchError } from './attachment.ts';
+import { attachmentReasons } from './media-messages.ts';
 
 export interface FetchLimitedOptions {
   headers?: Record<string, string>;

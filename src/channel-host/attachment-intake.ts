@@ -2,17 +2,14 @@
 // is confirmed to the platform), each attachment is fetched through the channel's adapter, within the channel's
 // limit, and stored in Redis for whichever worker runs the turn. A redelivered event finds its bytes stored and
 // fetches nothing; the inbox's dedupe then drops it.
-import {
-  type Attachment,
-  AttachmentFetchError,
-  MAX_ATTACHMENTS_PER_MESSAGE,
-} from '../channel-host/attachment.ts';
-import type { ChannelAdapter, InboundMessage } from '../channel-host/types.ts';
+
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
-import { type BlobStore, blobKeys } from './blob-store.ts';
-import { attachmentReasons } from './media-messages.ts';
-import { sniffImage } from './sniff.ts';
+import { type Attachment, AttachmentFetchError, MAX_ATTACHMENTS_PER_MESSAGE } from '../media/attachment.ts';
+import { type BlobStore, blobKeys } from '../media/blob-store.ts';
+import { attachmentReasons } from '../media/media-messages.ts';
+import { sniffImage } from '../media/sniff.ts';
+import type { ChannelAdapter, InboundMessage } from './types.ts';
 
 export interface AttachmentIntake {
   /** The event with every attachment stored (`blob`) or explained (`failed`), and no `source` left. */
@@ -32,9 +29,6 @@ export interface AttachmentIntakeOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-export const MIB = 1024 * 1024;
-/** `max_attachment_mb` of a channel the config does not declare (the local test channel). */
-export const DEFAULT_MAX_ATTACHMENT_MB = 20;
 
 export function createAttachmentIntake(opts: AttachmentIntakeOptions): AttachmentIntake {
   const keys = blobKeys(opts.prefix);

@@ -6,7 +6,8 @@
 -- KEYS[3] reply idempotency key, KEYS[4] channel outbox stream, KEYS[5] running-turns hash,
 -- KEYS[6] session history list, KEYS[7] set of turn ids already in that history,
 -- KEYS[8] session index (sorted set: session member -> last activity ms, read by the dashboard),
--- KEYS[9] the turn's runs that queued live ops (live-shows.ts)
+-- KEYS[9] the turn's runs that queued live ops (live-shows.ts), KEYS[10] the files the turn's runs queued
+-- (turn-files.ts)
 -- ARGV[1] event id, ARGV[2] conversation id, ARGV[3] idempotency ttl seconds,
 -- ARGV[4..8] the reply's outbox entry (outbox-entry.fragment.lua), ARGV[9] this turn's id,
 -- ARGV[10] history ttl seconds, ARGV[11] max stored history messages, ARGV[12] session index member,
@@ -29,9 +30,20 @@ if #runs > 0 then
   if ARGV[15] ~= '' then ordered[#ordered + 1] = ARGV[15] end
   tag = 'finishes:' .. cjson.encode(ordered)
 end
-redis.call('DEL', KEYS[9])
+-- The answering run's send_file files leave with its answer (media.md §2); a run handed back sent none.
+local files = {}
+for _, raw in ipairs(redis.call('LRANGE', KEYS[10], 0, -1)) do
+  local ok, f = pcall(cjson.decode, raw)
+  if ok and type(f) == 'table' and f.run == ARGV[15] then
+    f.run = nil
+    files[#files + 1] = f
+  end
+end
+local tag2 = ''
+if #files > 0 then tag2 = 'files:' .. cjson.encode(files) end
+redis.call('DEL', KEYS[9], KEYS[10])
 if redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[3]) then
-  outbox_add(KEYS[4], ARGV[4], ARGV[5], ARGV[6], ARGV[7], tag)
+  outbox_add(KEYS[4], ARGV[4], ARGV[5], ARGV[6], ARGV[7], tag, tag2)
 end
 -- Stored records are decoded under pcall: an unreadable one must not fail the script after the history and
 -- the reply above were written. An unreadable head is not this turn's event (the inbox drops it on its own);
