@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { OutboundFile } from '../../src/channel-host/attachment.ts';
 import type { WebChatFile } from '../../src/channel-host/web-chat.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { parseRecord } from '../../src/core/redis-record.ts';
+import type { OutboundFile } from '../../src/media/attachment.ts';
 import { blobKeys, createBlobStore } from '../../src/media/blob-store.ts';
 import { safeName } from '../../src/media/safe-name.ts';
 import { sniffImage } from '../../src/media/sniff.ts';

@@ -5,11 +5,6 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
-  type Attachment,
-  AttachmentFetchError,
-  type AttachmentKind,
-} from '../../src/channel-host/attachment.ts';
-import {
   PENDING_UPLOADS_MAX,
   type WebChatUser,
   type WebUpload,
@@ -17,6 +12,7 @@ import {
 } from '../../src/channel-host/web-chat.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { parseRecord } from '../../src/core/redis-record.ts';
+import { type Attachment, AttachmentFetchError, type AttachmentKind } from '../../src/media/attachment.ts';
 import { blobKeys, createBlobStore } from '../../src/media/blob-store.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
 import { sniffImage } from '../../src/media/sniff.ts';

@@ -1,7 +1,7 @@
 // The web chat's contract with the gateway's HTTP routes (src/web/chat-routes.ts): what a browser may do in a
 // chat, and the live feed of one chat. Implemented by channels/web; every gateway runs it (not single-consumer).
 import { z } from 'zod';
-import type { AttachmentKind } from './attachment.ts';
+import type { AttachmentKind } from '../media/attachment.ts';
 import type { ChannelAdapter, ReceiveResult } from './types.ts';
 
 /** The signed-in browser user, as the auth hook established it. */

@@ -2,7 +2,6 @@
 // POST …/messages and …/actions (CSRF-checked by the auth hook before they get here).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MAX_ATTACHMENTS_PER_MESSAGE } from '../channel-host/attachment.ts';
 import {
   PENDING_UPLOADS_MAX,
   UPLOAD_GONE,
@@ -10,6 +9,7 @@ import {
   type WebChatUser,
 } from '../channel-host/web-chat.ts';
 import type { Logger } from '../core/logger.ts';
+import { MAX_ATTACHMENTS_PER_MESSAGE } from '../media/attachment.ts';
 import { createSseStreams } from '../ops-api/sse-streams.ts';
 import { NOT_SIGNED_IN } from './auth-messages.ts';
 import { registerChatFileRoutes } from './chat-files.ts';

@@ -7,7 +7,7 @@ import type { WebChatEndpoint } from '../channel-host/web-chat.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
-import { DEFAULT_MAX_ATTACHMENT_MB, MIB } from '../media/intake.ts';
+import { DEFAULT_MAX_ATTACHMENT_MB, MIB } from '../media/attachment.ts';
 import type { LiveFeeds } from '../ops-api/ops-context.ts';
 import { registerAssets } from './assets-route.ts';
 import { registerWebAuth } from './auth.ts';

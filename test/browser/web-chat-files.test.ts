@@ -1,13 +1,13 @@
 // Files in the web chat in real Chromium against a real gateway + worker on real Redis and the fake model: an
 // image picked with the keyboard from the paperclip uploads, is sent with its caption and answered; a file over
-// max_attachment_mb shows the server's refusal; a file the bot sends is a download link that downloads its bytes.
+// max_attachment_mb shows the server's refusal; files the agent sends (send_file) are download links that download
+// their bytes.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { WebChatEndpoint } from '../../src/channel-host/web-chat.ts';
-import { isWebChatEndpoint } from '../../src/channel-host/web-chat.ts';
 import { uploadTooLarge } from '../../src/web/chat-messages.ts';
-import { createLocalSessions } from '../../src/web/local-session.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
 import { WEB_CHAT_TOML } from './web-chat-toml.ts';
@@ -19,6 +19,9 @@ const PNG = Buffer.from(
 );
 /** 0.05 MB: a 60 KB file is over it. */
 const TOML = WEB_CHAT_TOML.replace('title = "Test chat"', 'title = "Test chat"\nmax_attachment_mb = 0.05');
+/** send_file runs without an approval card here (the card itself is web-chat.test.ts's). */
+const autoApprove = (toml: string) =>
+  toml.replace('[risk_profiles.default]\n', '[risk_profiles.default]\nauto_approve = ["send_file"]\n');
 
 let h: RuntimeHarness;
 let browser: Browser;
@@ -29,7 +32,7 @@ describe.skipIf(!hasChromium)(
   `web chat files in Chromium${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM})`}`,
   () => {
     beforeAll(async () => {
-      h = await createRuntimeHarness('web-chat-files', runtimeToml(TOML), {
+      h = await createRuntimeHarness('web-chat-files', autoApprove(runtimeToml(TOML)), {
         platformChannels: true,
         ops: {},
       });
@@ -44,6 +47,10 @@ describe.skipIf(!hasChromium)(
       await context?.close();
       context = await browser.newContext({ acceptDownloads: true });
       page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      // Playwright intercepts file choosers only once a listener exists, and turning that on is asynchronous: on
+      // from the start, a chooser opened right after waitForEvent is never missed.
+      page.on('filechooser', () => {});
       await page.goto(`${h.opsUrl}/chat/main`);
       await page.waitForSelector('#chat[data-live="true"]');
     });
@@ -91,21 +98,24 @@ describe.skipIf(!hasChromium)(
       expect(await page.locator('li.msg[data-from="user"] .attachments').count()).toBe(0);
     });
 
-    it('shows a file the bot sends as a download link (an image with its preview) that downloads its bytes', async () => {
-      const chat = h.adapters.find(isWebChatEndpoint) as WebChatEndpoint;
-      const cookie = (await context.cookies()).find((c) => c.name === 'baton_session')?.value ?? '';
-      const session = await createLocalSessions(h.redis, h.config.redis.prefix, 'local').verify(cookie);
-      expect(session).toBeDefined();
-      const to = { channel: chat.key, chat: session?.chatId ?? '' };
+    it('shows the files the agent sends (send_file) as download links, an image with its preview; each downloads its bytes', async () => {
+      const workspace = join(h.dataDir, 'workspaces', 'main');
+      mkdirSync(workspace, { recursive: true });
       const report = Buffer.from('name,total\nalpha,3\n');
-      await chat.sendFile?.(to, {
-        name: 'report.csv',
-        bytes: report,
-        mime: 'text/csv',
-        as: 'document',
-        caption: 'Your **report**',
-      });
-      await chat.sendFile?.(to, { name: 'pixel.png', bytes: PNG, mime: 'image/png', as: 'photo' });
+      writeFileSync(join(workspace, 'report.csv'), report);
+      writeFileSync(join(workspace, 'pixel.png'), PNG);
+      h.server.script([
+        {
+          toolCalls: [
+            { id: 's1', name: 'send_file', arguments: { path: 'report.csv', caption: 'Your **report**' } },
+            { id: 's2', name: 'send_file', arguments: { path: 'pixel.png' } },
+          ],
+        },
+        { text: 'Here they are.' },
+      ]);
+      await page.fill('#chat-input', 'send me the report and the chart');
+      await page.press('#chat-input', 'Enter');
+      await page.locator('li.msg[data-from="bot"]:has-text("Here they are.")').waitFor();
       const link = page.locator('li.msg[data-from="bot"] a.download:has-text("report.csv")');
       await link.waitFor();
       expect(await page.locator('li.msg[data-from="bot"] strong:has-text("report")').count()).toBe(1);
