@@ -10,6 +10,8 @@ import type {
   ReceiveResult,
   Recipient,
 } from '../../src/channel-host/types.ts';
+import { type Attachment, AttachmentFetchError, type AttachmentKind } from '../../src/media/attachment.ts';
+import { attachmentReasons } from '../../src/media/media-messages.ts';
 import { localDialect } from './dialect.ts';
 
 export interface LocalReply {
@@ -33,12 +35,28 @@ export interface PressOptions {
   stale?: boolean;
 }
 
+/** A file sent with an injected message, as a platform would offer it for download. */
+export interface LocalFile {
+  name: string;
+  kind: AttachmentKind;
+  /** What a download returns; absent: the platform no longer has the file. */
+  bytes?: Uint8Array;
+  /** The size the platform claims (default: the bytes' length; null: it claims none). */
+  size?: number | null;
+  /** The MIME type the platform claims. */
+  mime?: string;
+  /** The platform refuses the download with this HTTP status. */
+  refuseStatus?: number;
+}
+
 export interface InjectOptions {
   chat: string;
   text: string;
   senderId?: string;
   thread?: string;
   eventId?: string;
+  /** Files with the message: each becomes an attachment whose `source` the adapter's `download` serves. */
+  files?: LocalFile[];
 }
 
 export interface LocalChannel extends ChannelAdapter {
@@ -55,6 +73,9 @@ export interface LocalChannel extends ChannelAdapter {
   readonly notices: { eventId: string; senderId: string; text: string }[];
   /** Makes the next `n` sends fail with this error (to exercise retries and retry_after). */
   failNextSends(n: number, error: (to: Recipient, msg: OutboundMessage) => Error): void;
+  /** Every `download` call's source, in order (a redelivered message must not add any). */
+  readonly downloads: string[];
+  download(source: string, maxBytes: number, signal: AbortSignal): Promise<Uint8Array>;
 }
 
 export function createLocalChannel(
@@ -70,6 +91,22 @@ export function createLocalChannel(
   events.setMaxListeners(0); // one waitForReplies listener per waiting caller (benchmarks wait in 50 chats)
   let host: ChannelHost | null = null;
   let seq = 0;
+  const files = new Map<string, LocalFile>();
+  const downloads: string[] = [];
+  /** The attachments of an injected message; the same event id gives the same sources (a redelivery). */
+  const attachmentsOf = (eventId: string, list: readonly LocalFile[]): Attachment[] =>
+    list.map((f, i) => {
+      const source = `local-file:${eventId}:${i}`;
+      files.set(source, f);
+      const size = f.size === undefined ? f.bytes?.byteLength : f.size;
+      return {
+        kind: f.kind,
+        name: f.name,
+        source,
+        ...(size !== undefined && size !== null ? { size } : {}),
+        ...(f.mime ? { mime: f.mime } : {}),
+      };
+    });
   let failures: { left: number; error: (to: Recipient, msg: OutboundMessage) => Error } = {
     left: 0,
     error: () => new Error('send failed'),
@@ -161,14 +198,16 @@ export function createLocalChannel(
     },
     async inject(opts) {
       if (!host) throw new Error(`local channel ${key} is not started`);
+      const eventId = opts.eventId ?? `evt-${Date.now()}-${++seq}`;
       return host.receive({
         kind: 'message',
         channel: key,
-        eventId: opts.eventId ?? `evt-${Date.now()}-${++seq}`,
+        eventId,
         chat: opts.chat,
         ...(opts.thread ? { thread: opts.thread } : {}),
         sender: { id: opts.senderId ?? 'local-user' },
         text: opts.text,
+        ...(opts.files?.length ? { attachments: attachmentsOf(eventId, opts.files) } : {}),
         isDirect: true,
         addressedToBot: true,
         receivedAt: new Date().toISOString(),
@@ -192,6 +231,19 @@ export function createLocalChannel(
     },
     failNextSends(n, error) {
       failures = { left: n, error };
+    },
+    downloads,
+    async download(source, maxBytes, signal) {
+      downloads.push(source);
+      if (signal.aborted) throw new AttachmentFetchError(attachmentReasons.timedOut);
+      const file = files.get(source);
+      if (file?.refuseStatus !== undefined)
+        throw new AttachmentFetchError(attachmentReasons.refused(file.refuseStatus));
+      if (!file?.bytes) throw new AttachmentFetchError(attachmentReasons.notFound);
+      // As fetchLimited does: a body past the limit is never held whole.
+      if (file.bytes.byteLength > maxBytes)
+        throw new AttachmentFetchError(attachmentReasons.tooLarge(maxBytes));
+      return file.bytes;
     },
   };
 }

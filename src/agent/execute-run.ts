@@ -1,6 +1,6 @@
 // Runs one agent run end to end: system prompt, provider, loop settings from its runtime profile, the loop.
 import { effectiveMaxToolIterations } from '../config/views.ts';
-import type { ChatMessage, ModelProvider } from '../providers/types.ts';
+import type { ChatMessage, ImageInput, ModelProvider } from '../providers/types.ts';
 import type { RunContext } from '../run-contract/run-context.ts';
 import type { ToolRegistry } from '../run-contract/tool-registry.ts';
 import { DEFAULT_ROOT_REQUEST_TIMEOUT_SECS } from './context-budget.ts';
@@ -14,6 +14,8 @@ export interface ExecuteRunInput {
   tools: ToolRegistry;
   history: readonly ChatMessage[];
   prompt: string;
+  /** The prompt's images (a root turn's attachments); the history keeps the prompt's text only. */
+  images?: readonly ImageInput[];
   budget: BudgetRole;
   /** Replaces the provider's model id (cron `model`). */
   modelOverride?: string;
@@ -63,7 +65,10 @@ export const executeRun: ExecuteRun = async (input) => {
       run,
       provider,
       system,
-      messages: [...input.history, { role: 'user', content: input.prompt }],
+      messages: [
+        ...input.history,
+        { role: 'user', content: input.prompt, ...(input.images ? { images: input.images } : {}) },
+      ],
       tools: input.tools,
       budget: input.budget,
       settings: {

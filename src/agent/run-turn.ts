@@ -6,7 +6,7 @@ import { agentOf, runtimeProfileFor } from '../config/lookup.ts';
 import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
 import { rootCostScope } from '../cost/cost-scope.ts';
-import type { ChatMessage } from '../providers/types.ts';
+import type { ChatMessage, ImageInput } from '../providers/types.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
 import type { ToolSetOptions } from '../run-contract/tool-registry.ts';
 import type { TurnFiles } from '../run-contract/turn-files.ts';
@@ -23,6 +23,8 @@ export interface TurnRequest {
   /** Identity whose action bucket the turn charges (delegate.md §8.2). */
   sender: string;
   message: string;
+  /** Images sent with the message (media.md §1): shown to a model with vision, never stored in history. */
+  images?: readonly ImageInput[];
   /** Idempotency key for history writes; a redelivered turn is recorded once. Defaults to the run id. */
   turnId?: string;
   /** The chat the message came from (channel turns). */
@@ -124,6 +126,7 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
       tools: services.buildToolSet(run, req.tools),
       history,
       prompt: req.message,
+      ...(req.images?.length ? { images: req.images } : {}),
       budget,
       ...(req.modelOverride ? { modelOverride: req.modelOverride } : {}),
     });

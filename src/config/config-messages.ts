@@ -88,6 +88,12 @@ export const channelMissing = (a: string, i: number, ref: string): string =>
 export const cronJobMissing = (a: string, i: number, j: string): string =>
   `${entry(a, 'cron_jobs', i)} = "${j}" but ${formatPath(['cron', j])} is not configured`;
 
+// --- [transcription] (media.md §3) ---
+export const transcriptionProviderMissing = (ref: string): string =>
+  `transcription.provider = "${ref}" but ${formatPath(['providers', 'models', ...ref.split('.')])} is not configured`;
+export const transcriptionProviderAnthropic = (ref: string): string =>
+  `transcription.provider = "${ref}" is an anthropic provider, which has no OpenAI-compatible /audio/transcriptions endpoint`;
+
 // --- outside the diagnostics proper ---
 export const cannotReadFile = (path: string, reason: string): string =>
   `Cannot read config file '${path}': ${reason}`;

@@ -9,8 +9,10 @@ import {
   delegateSelf,
   historyWindowExceedsTranscript,
   riskProfileMissing,
+  transcriptionProviderAnthropic,
+  transcriptionProviderMissing,
 } from './config-messages.ts';
-import { hasEntry as has } from './lookup.ts';
+import { hasEntry as has, providerOf } from './lookup.ts';
 import { formatPath } from './toml-path.ts';
 import type { BatonConfig, Diagnostic } from './types.ts';
 
@@ -54,4 +56,16 @@ export function checkCrossRefs(config: BatonConfig): Diagnostic[] {
       error(['runtime_profiles', p, 'max_history_messages'], historyWindowExceedsTranscript(p, window, kept));
   }
   return out;
+}
+
+/** `[transcription] provider` must name a configured provider with an OpenAI-compatible endpoint. */
+export function checkTranscription(config: BatonConfig): Diagnostic[] {
+  const ref = config.transcription.provider;
+  if (ref === undefined) return [];
+  const path = formatPath(['transcription', 'provider']);
+  const entry = providerOf(config, ref);
+  if (!entry) return [{ severity: 'error', path, message: transcriptionProviderMissing(ref) }];
+  if (entry.type === 'anthropic')
+    return [{ severity: 'error', path, message: transcriptionProviderAnthropic(ref) }];
+  return [];
 }

@@ -14,7 +14,7 @@ import {
   warningText,
 } from './config-messages.ts';
 import { heldCredentials, secretSet } from './credentials.ts';
-import { checkCrossRefs } from './cross-refs.ts';
+import { checkCrossRefs, checkTranscription } from './cross-refs.ts';
 import { checkIds } from './ids.ts';
 import { interpolate } from './interpolate.ts';
 import { normalise } from './normalise.ts';
@@ -122,6 +122,13 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
       broken.add('agents');
       config.agents = {};
     }
+    const transcriptionErrors = checkTranscription(config);
+    diagnostics.push(...transcriptionErrors);
+    if (transcriptionErrors.length > 0) {
+      // Voice notes are then stored, not transcribed; nothing else depends on the section.
+      broken.add('transcription');
+      config.transcription = { provider: undefined, model: config.transcription.model };
+    }
     diagnostics.push(...semanticWarnings(config));
   }
 
@@ -183,6 +190,7 @@ function shapeSections(doc: Record<string, unknown>, diagnostics: Diagnostic[]):
     channels: run('channels', s.channels),
     peer_groups: run('peer_groups', s.peer_groups),
     cron: run('cron', s.cron),
+    transcription: run('transcription', s.transcription),
   };
 }
 
@@ -208,6 +216,7 @@ function withoutBroken(shaped: Shaped, broken: ReadonlySet<string>): SectionData
     channels: pick('channels', s.channels, shaped.channels),
     peer_groups: pick('peer_groups', s.peer_groups, shaped.peer_groups),
     cron: pick('cron', s.cron, shaped.cron),
+    transcription: pick('transcription', s.transcription, shaped.transcription),
   };
 }
 

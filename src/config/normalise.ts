@@ -81,6 +81,10 @@ export function normalise({ sections, baseDir }: NormaliseInput): BatonConfig {
       ...(group.approvers ? { approvers: trimAll(group.approvers) } : {}),
     })),
     cron: mapEntries(sections.cron, cronJobOf),
+    transcription: {
+      provider: sections.transcription.provider?.trim() || undefined,
+      model: sections.transcription.model.trim() || 'whisper-1',
+    },
     secrets: [],
   };
   return config;
@@ -109,6 +113,7 @@ function providersOf(
         native_tools: p.native_tools,
         context_window: p.context_window,
         extra_headers: p.extra_headers,
+        vision: p.vision,
       };
     }
   }

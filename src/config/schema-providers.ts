@@ -15,11 +15,12 @@ export const providerEntrySchema = table({
   native_tools: bool().optional(),
   context_window: nonNegInt().optional(),
   extra_headers: tableOf(str()).default({}),
+  /** Whether the model accepts images (media.md §3); absent: baton's table of known models (providers/vision.ts). */
+  vision: bool().optional(),
   // Accepted for ZeroClaw compatibility, no effect in baton v1.
   kind: accepted(),
   pricing: accepted(),
   live_pricing: accepted(),
-  vision: accepted(),
   think: accepted(),
   wire_api: accepted(),
 });
@@ -27,6 +28,12 @@ export const providerEntrySchema = table({
 export const providersSchema = table({
   /** `models.<type>.<alias>` */
   models: tableOf(tableOf(providerEntrySchema)).default({}),
+});
+
+/** [transcription] (media.md §3): which provider's OpenAI-compatible endpoint transcribes voice notes. */
+export const transcriptionSchema = table({
+  provider: str().optional(),
+  model: str().default('whisper-1'),
 });
 
 export const reliabilitySchema = table({

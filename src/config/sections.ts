@@ -6,7 +6,12 @@ import { gatewaySchema, redisSchema, workerSchema } from './schema-core.ts';
 import { costSchema } from './schema-cost.ts';
 import { cronSchema, peerGroupsSchema } from './schema-cron.ts';
 import { riskProfilesSchema, runtimeProfilesSchema } from './schema-profiles.ts';
-import { delegateSchema, providersSchema, reliabilitySchema } from './schema-providers.ts';
+import {
+  delegateSchema,
+  providersSchema,
+  reliabilitySchema,
+  transcriptionSchema,
+} from './schema-providers.ts';
 
 export const sectionSchemas = {
   redis: redisSchema,
@@ -22,6 +27,7 @@ export const sectionSchemas = {
   channels: channelsSchema,
   peer_groups: peerGroupsSchema,
   cron: cronSchema,
+  transcription: transcriptionSchema,
 };
 
 export type SectionName = keyof typeof sectionSchemas;

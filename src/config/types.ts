@@ -31,6 +31,14 @@ export interface ProviderEntry {
   native_tools: boolean | undefined;
   context_window: number | undefined;
   extra_headers: Record<string, string>;
+  /** media.md §3: explicit image support; undefined: baton's table of known models decides. */
+  vision: boolean | undefined;
+}
+
+export interface TranscriptionConfig {
+  /** `<type>.<alias>` of the provider whose OpenAI-compatible `/audio/transcriptions` is used; none: off. */
+  provider: string | undefined;
+  model: string;
 }
 
 export interface ReliabilityConfig {
@@ -284,6 +292,8 @@ export interface BatonConfig {
   channels: Record<string, ChannelConfig>;
   peer_groups: Record<string, PeerGroup>;
   cron: Record<string, CronJobConfig>;
+  /** media.md §3: voice notes are transcribed when `provider` names a configured provider. */
+  transcription: TranscriptionConfig;
   /** Every interpolated `${VAR}` value, so logs can redact them. */
   secrets: string[];
 }

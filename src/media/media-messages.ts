@@ -5,9 +5,15 @@
 export function formatSize(bytes: number | undefined): string {
   if (bytes === undefined) return 'size unknown';
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`;
+  // The unit is chosen on the rounded value, so 1,048,575 bytes reads `1.0 MB`, never `1024.0 KB`.
+  const units = ['KB', 'MB', 'GB'] as const;
+  let value = bytes / 1024;
+  let unit = 0;
+  while (unit < units.length - 1 && Number(value.toFixed(1)) >= 1024) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 /** A limit in bytes as the config states it (`max_attachment_mb`, MiB): `20 MB`, `0.5 MB`. */
@@ -38,6 +44,8 @@ export const attachmentReasons = {
   tooMany: (max: number) => `more than ${max} files in one message`,
   /** The gateway has no way to fetch this channel's files (an adapter without downloads). */
   unsupported: 'this channel cannot download files',
+  /** The worker could not write it into the agent's workspace (a full disk, a folder that is a link). */
+  notSaved: 'it could not be saved in the workspace',
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
 } as const;

@@ -9,4 +9,5 @@ export { setupProblemText } from './provider-messages.ts';
 export type { SetupProblem } from './setup-problem.ts';
 export { stripThinkBlocks } from './think-blocks.ts';
 export { STRICT_MIXED_CHAIN_MESSAGE, StrictMixedChainError } from './tool-protocol.ts';
+export { createTranscriber, type Transcriber, TranscriptionError } from './transcribe.ts';
 export type * from './types.ts';

@@ -13,7 +13,15 @@ import { readReply, type StreamedReasoning } from './stream-reply.ts';
 import { parseToolCallBlocks, renderTextHistory, toolProtocolSection } from './text-tool-calls.ts';
 import { stripThinkBlocks } from './think-blocks.ts';
 import type { RequestToolMode } from './tool-protocol.ts';
-import type { ChatMessage, ModelRequest, ReasoningBlock, TokenUsage, ToolCall, ToolSpec } from './types.ts';
+import type {
+  ChatMessage,
+  ImageInput,
+  ModelRequest,
+  ReasoningBlock,
+  TokenUsage,
+  ToolCall,
+  ToolSpec,
+} from './types.ts';
 import { visibleText } from './visible-text.ts';
 
 export interface PreparedRequest {
@@ -25,9 +33,25 @@ export interface PreparedRequest {
   parseTextToolCalls: boolean;
 }
 
-function nativeMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+/** A user message; its images become image parts only for a candidate that accepts images (vision.ts). */
+function userMessage(
+  content: string,
+  images: readonly ImageInput[] | undefined,
+  vision: boolean,
+): ModelMessage {
+  if (!vision || !images?.length) return { role: 'user', content };
+  return {
+    role: 'user',
+    content: [
+      ...(content === '' ? [] : [{ type: 'text' as const, text: content }]),
+      ...images.map((i) => ({ type: 'image' as const, image: i.data, mediaType: i.mediaType })),
+    ],
+  };
+}
+
+function nativeMessages(messages: readonly ChatMessage[], vision: boolean): ModelMessage[] {
   return messages.map((m): ModelMessage => {
-    if (m.role === 'user') return { role: 'user', content: m.content };
+    if (m.role === 'user') return userMessage(m.content, m.images, vision);
     if (m.role === 'tool') {
       return {
         role: 'tool',
@@ -73,12 +97,17 @@ function nativeTools(specs: readonly ToolSpec[]): ToolSet | undefined {
   return Object.fromEntries(entries);
 }
 
-export function prepareRequest(req: ModelRequest, mode: RequestToolMode): PreparedRequest {
+/** Whether the request carries images that a candidate with vision would get as image parts. */
+export const hasImages = (req: Pick<ModelRequest, 'messages'>): boolean =>
+  req.messages.some((m) => m.role === 'user' && (m.images?.length ?? 0) > 0);
+
+/** `vision`: the serving candidate accepts images; otherwise only the text lines describe them. */
+export function prepareRequest(req: ModelRequest, mode: RequestToolMode, vision = false): PreparedRequest {
   if (mode === 'native') {
     return {
       mode,
       system: req.system,
-      messages: nativeMessages(req.messages),
+      messages: nativeMessages(req.messages, vision),
       tools: nativeTools(req.tools),
       parseTextToolCalls: false,
     };
@@ -90,7 +119,9 @@ export function prepareRequest(req: ModelRequest, mode: RequestToolMode): Prepar
   return {
     mode,
     system,
-    messages: renderTextHistory(req.messages),
+    messages: renderTextHistory(req.messages).map((m) =>
+      m.role === 'user' ? userMessage(m.content, m.images, vision) : { role: m.role, content: m.content },
+    ),
     tools: undefined,
     parseTextToolCalls: offerTools,
   };

@@ -5,7 +5,13 @@ import { createRedactor, type Logger } from '../core/logger.ts';
 import { type Candidate, resolveCandidates } from './candidates.ts';
 import { type ClassifiedFailure, classifyFailure, toFailureEvent } from './classify-failure.ts';
 import { type FailureEvent, ProviderChainError } from './failure-summary.ts';
-import { type CallResult, callModel, type PreparedRequest, prepareRequest } from './model-request.ts';
+import {
+  type CallResult,
+  callModel,
+  hasImages,
+  type PreparedRequest,
+  prepareRequest,
+} from './model-request.ts';
 import { keyName, selectCandidates } from './model-selection.ts';
 import { tuneForThinking } from './native-thinking.ts';
 import { createSdkModel } from './sdk-model.ts';
@@ -13,6 +19,7 @@ import { diagnoseSetup, type FailedAttempt } from './setup-problem.ts';
 import { chainToolProtocol, requestToolMode } from './tool-protocol.ts';
 import type { ModelProvider, ModelRequest, ModelResponse, ServedBy } from './types.ts';
 import { createTextFeed } from './visible-text.ts';
+import { acceptsImages } from './vision.ts';
 
 export interface ProviderChainOptions {
   /** `<type>.<alias>` of the agent's model_provider. */
@@ -135,10 +142,22 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
 
   const complete = async (req: ModelRequest, signal: AbortSignal): Promise<ModelResponse> => {
     const mode = requestToolMode(protocol, req);
-    const prepared = prepareRequest(req, mode);
     const labelOf = (c: Candidate): ServedBy => ({ ...c.label, model: modelOf(c) });
     const modelOf = (c: Candidate): string =>
       c.index === 0 && req.modelOverride ? req.modelOverride : c.model;
+    // Images go as image parts only to a candidate that accepts them; another one (a fallback) gets the request
+    // without them, and the attachment lines alone describe the files (media.md §1).
+    const images = hasImages(req);
+    const forms = new Map<boolean, PreparedRequest>();
+    const preparedFor = (c: Candidate): PreparedRequest => {
+      const vision = images && acceptsImages(c.entry.vision, modelOf(c));
+      let p = forms.get(vision);
+      if (!p) {
+        p = prepareRequest(req, mode, vision);
+        forms.set(vision, p);
+      }
+      return p;
+    };
     const events: FailureEvent[] = [];
     const failed: FailedAttempt[] = [];
     const feed =
@@ -150,7 +169,12 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
         if (attempt > 1) await sleep(opts.reliability.provider_backoff_ms * 2 ** (attempt - 2), signal);
         const a: Attempt = { candidate, model: modelOf(candidate), attempt, maxAttempts };
         feed?.restart();
-        const outcome = await attemptOnce(a, prepared, { ...req, onText: feed?.report }, signal);
+        const outcome = await attemptOnce(
+          a,
+          preparedFor(candidate),
+          { ...req, onText: feed?.report },
+          signal,
+        );
         if (outcome.ok) {
           const { warnings, ...result } = outcome.result;
           if (warnings.length > 0)

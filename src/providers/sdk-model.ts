@@ -10,7 +10,7 @@ import type { Candidate } from './candidates.ts';
  * (injected env, requires_openai_auth). baton therefore always passes a string, and this fetch
  * drops the header an empty string produces, so a keyless endpoint gets no credential header.
  */
-function withoutEmptyCredentials(base: typeof fetch): typeof fetch {
+export function withoutEmptyCredentials(base: typeof fetch): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers);
     if (headers.get('authorization')?.trim() === 'Bearer') headers.delete('authorization');
@@ -20,7 +20,7 @@ function withoutEmptyCredentials(base: typeof fetch): typeof fetch {
 }
 
 /** Appends `/v1` unless the operator already wrote it, so both uri spellings work. */
-function versioned(uri: string): string {
+export function versioned(uri: string): string {
   return uri.endsWith('/v1') ? uri : `${uri}/v1`;
 }
 

@@ -1,8 +1,8 @@
 // The text/XML tool protocol: the prompt section, history rendering and `<tool_call>` parsing.
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, ToolCall, ToolSpec } from './types.ts';
+import type { ChatMessage, ImageInput, ToolCall, ToolSpec } from './types.ts';
 
-export type PlainMessage = { role: 'user' | 'assistant'; content: string };
+export type PlainMessage = { role: 'user' | 'assistant'; content: string; images?: readonly ImageInput[] };
 
 /** The section appended to the system prompt when tools travel as text. */
 export function toolProtocolSection(tools: readonly ToolSpec[]): string {
@@ -49,7 +49,7 @@ export function renderTextHistory(messages: readonly ChatMessage[]): PlainMessag
     }
     flushResults();
     if (m.role === 'user') {
-      out.push({ role: 'user', content: m.content });
+      out.push({ role: 'user', content: m.content, ...(m.images?.length ? { images: m.images } : {}) });
     } else {
       const blocks = (m.toolCalls ?? []).map(renderToolCallBlock);
       out.push({ role: 'assistant', content: [m.content, ...blocks].filter((s) => s !== '').join('\n') });

@@ -14,8 +14,16 @@ export interface ToolCall {
   arguments: unknown;
 }
 
+/** An image sent with a user message (media.md §1): bytes already recognised as an image by their signature. */
+export interface ImageInput {
+  /** `image/png`, `image/jpeg`, `image/gif` or `image/webp` (media/sniff.ts). */
+  mediaType: string;
+  data: Uint8Array;
+}
+
 export type ChatMessage =
-  | { role: 'user'; content: string }
+  /** `images` only on a root turn's own message, never in stored history; dropped for a model without vision. */
+  | { role: 'user'; content: string; images?: readonly ImageInput[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: ReasoningBlock[] }
   | { role: 'tool'; toolCallId: string; toolName: string; content: string };
 

@@ -3,6 +3,7 @@
 import { type Job, Worker } from 'bullmq';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
+import type { TurnAttachments } from '../agent/turn-attachments.ts';
 import { turnFailureReply } from '../agent/turn-failure.ts';
 import { EMPTY_ANSWER, NEW_SESSION_STARTED, TURN_ABORTED } from '../channel-host/channel-messages.ts';
 import { parseChatCommand } from '../channel-host/commands.ts';
@@ -36,6 +37,8 @@ export interface TurnWorkerOptions {
   turns: TurnQueue;
   abortBus: AbortBus;
   running: RunningTurns;
+  /** Writes a message's files into the workspace and describes them (media.md §1). */
+  attachments: TurnAttachments;
   /** The typing indicator while a turn runs; absent: none. */
   typing?: TypingSignals;
   redisUrl: string;
@@ -107,11 +110,15 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       requester: { channel: event.channel, user: event.sender.id },
     });
     try {
+      const input = event.attachments?.length
+        ? await opts.attachments.userMessage(event, conversation, services.config, controller.signal)
+        : { text: event.text, images: [] };
       const res = await runTurn(services, {
         agentAlias: event.agent,
         sessionKey: conversation,
         sender: `${event.channel}:${event.sender.id}`,
-        message: event.text,
+        message: input.text,
+        ...(input.images.length ? { images: input.images } : {}),
         turnId,
         origin,
         asker,

@@ -1,6 +1,7 @@
 // The worker role: agent turns from the turns queue (and, as they land, cron runs and background delegations).
 import type { Redis } from 'ioredis';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
+import { createTurnAttachments } from '../agent/turn-attachments.ts';
 import { createApprovalStore } from '../approval/approval-store.ts';
 import { createApprovalWaiter } from '../approval/approval-waiter.ts';
 import { createChannelAsker } from '../approval/channel-asker.ts';
@@ -111,6 +112,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const outbox = createReplyOutbox(redis, prefix, outboundRedactor(services));
   const worker = startTurnWorker({
     services,
+    attachments: createTurnAttachments({ redis, env: opts.env ?? process.env, logger }),
     inbox,
     turns,
     abortBus,

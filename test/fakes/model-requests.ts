@@ -58,3 +58,31 @@ export function transcriptOf(req: RecordedRequest): string {
     .map((m) => `${String(m.role)}: ${textOf(m.content)}`)
     .join('\n');
 }
+
+/** A user message's content as the wire carried it: text parts and image parts (base64 bytes, media type). */
+export type UserPart = { type: 'text'; text: string } | { type: 'image'; mediaType: string; base64: string };
+
+function userParts(req: RecordedRequest, content: unknown): UserPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return arr(content).flatMap((part): UserPart[] => {
+    if (!isObj(part)) return [];
+    if (part.type === 'text' && typeof part.text === 'string') return [{ type: 'text', text: part.text }];
+    // OpenAI: `image_url` with a data URL; Anthropic: `image` with a base64 source.
+    if (req.api === 'openai' && part.type === 'image_url' && isObj(part.image_url)) {
+      const m = /^data:([^;]+);base64,(.*)$/s.exec(String(part.image_url.url));
+      return m ? [{ type: 'image', mediaType: m[1] ?? '', base64: m[2] ?? '' }] : [];
+    }
+    if (req.api === 'anthropic' && part.type === 'image' && isObj(part.source)) {
+      return [{ type: 'image', mediaType: String(part.source.media_type), base64: String(part.source.data) }];
+    }
+    return [];
+  });
+}
+
+/** The parts of the newest user message of a request (the message the turn answers). */
+export function lastUserPartsOf(req: RecordedRequest): UserPart[] {
+  const last = arr(req.body.messages)
+    .filter((m): m is Json => isObj(m) && m.role === 'user')
+    .at(-1);
+  return last ? userParts(req, last.content) : [];
+}

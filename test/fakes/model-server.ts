@@ -8,8 +8,8 @@
 //   server.requests[1].body.messages  // what the model was shown on the 2nd request
 //   await server.close();
 //
-// Routes: POST <any prefix>/chat/completions (OpenAI format) and POST <any prefix>/messages
-// (Anthropic format), each non-streaming or SSE when the body has `"stream": true`. An SSE reply is
+// Routes: POST <any prefix>/chat/completions (OpenAI format), POST <any prefix>/messages
+// (Anthropic format) and POST <any prefix>/audio/transcriptions (multipart, `scriptTranscripts`), the first two each non-streaming or SSE when the body has `"stream": true`. An SSE reply is
 // written event by event (`chunkDelayMs` apart when set) and can be cut short (`cutAfterChunks`) or
 // end in a provider error event (`streamError`); OpenAI SSE carries usage only when the body asks for
 // it (`stream_options.include_usage`), as OpenAI does. `status` and `raw` turns answer the same either
@@ -28,6 +28,11 @@ import {
   type SseEvent,
   type WireApi,
 } from './model-wire.ts';
+import {
+  createTranscriptionRoute,
+  type RecordedTranscription,
+  type ScriptedTranscript,
+} from './transcription-route.ts';
 
 export interface ScriptedToolCall {
   name: string;
@@ -98,16 +103,20 @@ export interface FakeModelServer {
   respond(responder: Responder | undefined): void;
   /** Resolves once at least `count` requests have arrived (rejects after `timeoutMs`). */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  /** Every `/audio/transcriptions` request, in arrival order. */
+  readonly transcriptions: RecordedTranscription[];
+  /** Queues the answers of the next transcription requests (none left: HTTP 500). */
+  scriptTranscripts(items: ScriptedTranscript[]): void;
   /** Clears queues, responder and recorded requests. */
   reset(): void;
   close(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -215,6 +224,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
   const DEFAULT = '\u0000default';
   let responder: Responder | undefined;
   let waiters: Array<() => void> = [];
+  const audio = createTranscriptionRoute();
 
   const nextTurn = (rec: RecordedRequest): ScriptedTurn | undefined => {
     const dynamic = responder?.(rec);
@@ -232,7 +242,9 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
         : path.endsWith('/messages')
           ? 'anthropic'
           : undefined;
-      const text = await readBody(req);
+      const raw = await readBody(req);
+      if (req.method === 'POST' && path.endsWith('/audio/transcriptions')) return audio.handle(req, raw, res);
+      const text = raw.toString('utf8');
       if (req.method !== 'POST' || api === undefined) {
         send(res, 404, 'text/plain', 'not found');
         return;
@@ -266,6 +278,8 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     url,
     openaiBaseUrl: `${url}/v1`,
     requests,
+    transcriptions: audio.transcriptions,
+    scriptTranscripts: (items) => audio.scriptTranscripts(items),
     script(turns, opts) {
       const key = opts?.model ?? DEFAULT;
       queues.set(key, [...(queues.get(key) ?? []), ...turns]);
@@ -295,6 +309,7 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       queues.clear();
       responder = undefined;
       requests.length = 0;
+      audio.reset();
     },
     close() {
       server.closeAllConnections();

@@ -24,6 +24,7 @@ export function providerEntry(ref: string, over: Partial<ProviderEntry> = {}): P
     native_tools: undefined,
     context_window: undefined,
     extra_headers: {},
+    vision: undefined,
     ...over,
   };
 }

@@ -79,7 +79,7 @@ describe('background delegation across processes', () => {
     );
     const id = /task_id: (\S+)/.exec(started!)?.[1] ?? '';
     const [awaited, checked] = await mainCalls([
-      ['a1', { action: 'await_sessions', task_ids: [id], timeout_ms: 10_000 }],
+      ['a1', { action: 'await_sessions', task_ids: [id], timeout_ms: 25_000 }],
       ['c1', { action: 'check_result', task_id: id }],
     ]);
     expect(JSON.parse(awaited!)).toMatchObject({ status: 'complete', completed: 1, failed: [] });
