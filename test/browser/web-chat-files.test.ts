@@ -1,5 +1,6 @@
 // Files in the web chat in real Chromium against a real gateway + worker on real Redis and the fake model: an
-// image picked with the keyboard from the paperclip uploads, is sent with its caption and answered; a file over
+// image picked with the keyboard from the paperclip uploads and is sent alone; the (vision) model gets the image
+// and its saved-as line; a file over
 // max_attachment_mb shows the server's refusal; files the agent sends (send_file) are download links that download
 // their bytes.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uploadTooLarge } from '../../src/web/chat-messages.ts';
+import { createLocalSessions } from '../../src/web/local-session.ts';
+import { lastUserPartsOf } from '../fakes/model-requests.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
 import { WEB_CHAT_TOML } from './web-chat-toml.ts';
@@ -19,9 +22,18 @@ const PNG = Buffer.from(
 );
 /** 0.05 MB: a 60 KB file is over it. */
 const TOML = WEB_CHAT_TOML.replace('title = "Test chat"', 'title = "Test chat"\nmax_attachment_mb = 0.05');
-/** send_file runs without an approval card here (the card itself is web-chat.test.ts's). */
-const autoApprove = (toml: string) =>
-  toml.replace('[risk_profiles.default]\n', '[risk_profiles.default]\nauto_approve = ["send_file"]\n');
+/** The chat id of the browser's (local) session: what the saved-as path is named after. */
+async function chatIdOf(ctx: BrowserContext): Promise<string> {
+  const cookie = (await ctx.cookies()).find((c) => c.name === 'baton_session')?.value ?? '';
+  const session = await createLocalSessions(h.redis, h.prefix, 'local').verify(cookie);
+  return session?.chatId ?? '';
+}
+
+/** The fake model accepts images; send_file runs without an approval card (the card is web-chat.test.ts's). */
+const visionAndAutoApprove = (toml: string) =>
+  toml
+    .replace('model = "fake-model"\n', 'model = "fake-model"\nvision = true\n')
+    .replace('[risk_profiles.default]\n', '[risk_profiles.default]\nauto_approve = ["send_file"]\n');
 
 let h: RuntimeHarness;
 let browser: Browser;
@@ -32,7 +44,7 @@ describe.skipIf(!hasChromium)(
   `web chat files in Chromium${hasChromium ? '' : ` (skipped: ${NO_CHROMIUM})`}`,
   () => {
     beforeAll(async () => {
-      h = await createRuntimeHarness('web-chat-files', autoApprove(runtimeToml(TOML)), {
+      h = await createRuntimeHarness('web-chat-files', visionAndAutoApprove(runtimeToml(TOML)), {
         platformChannels: true,
         ops: {},
       });
@@ -63,19 +75,23 @@ describe.skipIf(!hasChromium)(
       await (await chooser).setFiles(files);
     }
 
-    it('uploads an image picked with the keyboard and sends it with its caption; the agent answers', async () => {
+    it('uploads an image picked with the keyboard and sends it alone; the vision model gets the image and its line', async () => {
       h.server.script([{ text: 'A single red pixel.' }]);
       await pick([{ name: 'pixel.png', mimeType: 'image/png', buffer: PNG }]);
       await page.waitForSelector('#chat-files li[data-state="ready"]:has-text("pixel.png")');
-      await page.fill('#chat-input', 'what is this?');
       await page.press('#chat-input', 'Enter');
       const mine = page.locator('li.msg[data-from="user"]');
       await mine.locator('.attachments li:has-text("pixel.png")').waitFor();
-      expect(await mine.textContent()).toContain('what is this?');
       expect(await page.locator('#chat-files li').count()).toBe(0);
       await page.locator('li.msg[data-from="bot"]:has-text("A single red pixel.")').waitFor();
-      const users = (h.server.requests[0]?.body.messages ?? []).filter((m) => m.role === 'user');
-      expect(JSON.stringify(users.at(-1)?.content)).toContain('what is this?');
+      // The line names the copy the worker saved: inbox/<conversation>/<event id>-<name>, made safe.
+      const clientId = (await mine.getAttribute('data-id'))?.slice('u-'.length) ?? '';
+      const chatId = await chatIdOf(context);
+      const saved = `inbox/web.main_${chatId}_/${chatId}_${clientId}-pixel.png`;
+      expect(lastUserPartsOf(h.server.requests[0]!)).toEqual([
+        { type: 'text', text: `[attachment: image pixel.png, ${PNG.length} B, saved as ${saved}]` },
+        { type: 'image', mediaType: 'image/png', base64: PNG.toString('base64') },
+      ]);
       await screenshot(page, 'web-chat-upload');
     });
 
