@@ -1,7 +1,7 @@
 // Slack events → baton inbound events. Allowlist: plain user messages and file shares; everything else is skipped.
 import { z } from 'zod';
-import { attachmentNote } from '../../src/channel-host/channel-messages.ts';
 import type { InboundAction, InboundMessage } from '../../src/channel-host/types.ts';
+import { slackAttachments } from './files.ts';
 
 export interface InboundContext {
   /** `slack.<alias>` */
@@ -27,7 +27,8 @@ const messageSchema = z.object({
   bot_id: z.string().optional(),
   channel_type: z.string().optional(),
   parent_user_id: z.string().optional(),
-  files: z.array(z.unknown()).optional(),
+  // Malformed: read as no files (the words still count).
+  files: z.array(z.unknown()).optional().catch(undefined),
 });
 
 /** Subtypes that carry a user's words; every other subtype (edits, deletes, joins, bots…) is skipped. */
@@ -59,9 +60,8 @@ export function mapMessage(raw: unknown, ctx: InboundContext): Mapped<InboundMes
   const words = unescapeText(e.text ?? '')
     .replace(new RegExp(`^\\s*${escapeRegExp(mention)}[\\s:,]*`), '')
     .trim();
-  const attachments = (e.files ?? []).map(() => attachmentNote('file'));
-  const text = [words, ...attachments].filter(Boolean).join('\n');
-  if (!text) return skip('message without text');
+  const attachments = slackAttachments(e.files);
+  if (!words && attachments.length === 0) return skip('message without text');
   const addressedToBot =
     e.type === 'app_mention' || (e.text ?? '').includes(mention) || e.parent_user_id === ctx.botUserId;
   // DMs stay one conversation (a thread per DM message would split it); elsewhere thread_replies threads.
@@ -75,7 +75,8 @@ export function mapMessage(raw: unknown, ctx: InboundContext): Mapped<InboundMes
       chat: e.channel,
       ...(thread ? { thread } : {}),
       sender: { id: e.user },
-      text,
+      text: words,
+      ...(attachments.length > 0 ? { attachments } : {}),
       isDirect,
       addressedToBot,
       receivedAt: new Date().toISOString(),

@@ -11,6 +11,7 @@ import type {
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { boltLogger } from './bolt-logger.ts';
+import { createSlackFiles, SLACK_MAX_UPLOAD_BYTES } from './file-transfer.ts';
 import { holdEventAcks } from './hold-event-acks.ts';
 import { createSlackHttpEndpoint, type SlackHttpHandlers } from './http-mode.ts';
 import { type InboundContext, type Mapped, mapAction, mapMessage } from './inbound.ts';
@@ -53,6 +54,7 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
     rejectRateLimitedCalls: true,
   });
   const web = new webApi.WebClient(opts.botToken, { ...clientOptions(), logger: boltLogger(log) });
+  const files = createSlackFiles({ key, botToken: opts.botToken, apiBaseUrl: opts.apiBaseUrl, web });
   let receiver: SocketModeReceiver | null = null;
   let cancelReconnects = () => {};
   let httpHandlers: SlackHttpHandlers | null = null;
@@ -190,6 +192,9 @@ export function createSlackAdapter(opts: SlackAdapterOptions): ChannelAdapter {
   return {
     key,
     maxMessageLength: SLACK_MAX_MESSAGE_LENGTH,
+    maxUploadBytes: SLACK_MAX_UPLOAD_BYTES,
+    download: files.download,
+    sendFile: files.sendFile,
     async start(host) {
       stopping = new AbortController();
       if (opts.appToken) return startSocketMode(host, opts.appToken);

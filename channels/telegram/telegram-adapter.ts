@@ -24,6 +24,7 @@ import type { Logger } from '../../src/core/logger.ts';
 import { telegramDialect } from './dialect.ts';
 import { toTelegramHtml } from './telegram-html.ts';
 import { type BotIdentity, parseUpdate } from './telegram-inbound.ts';
+import { createTelegramMedia } from './telegram-media.ts';
 import { createPolling } from './telegram-polling.ts';
 import { createWebhook } from './telegram-webhook.ts';
 
@@ -102,6 +103,16 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
   );
   let host: ChannelHost | null = null;
   let me: BotIdentity | null = null;
+  const media = createTelegramMedia({
+    bot,
+    apiRoot,
+    token: opts.botToken,
+    key,
+    logger,
+    chatIdOf,
+    threadOf,
+    mapSendError,
+  });
 
   /** Hands an event to the host; resolves once it is in the inbox (or refused), retrying while that fails. */
   async function deliver(event: InboundEvent, stopping: AbortSignal): Promise<string | undefined> {
@@ -246,6 +257,9 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
         throw mapSendError(err);
       }
     },
+    download: media.download,
+    maxUploadBytes: media.maxUploadBytes,
+    sendFile: media.sendFile,
     async delete(ref) {
       try {
         await bot.api.deleteMessage(chatIdOf(ref.chat), Number(ref.messageId));

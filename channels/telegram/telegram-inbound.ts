@@ -1,8 +1,8 @@
 // Telegram update → baton InboundEvent: an allowlist of what becomes a turn or a button press; the rest is
 // skipped with a reason (never thrown), and updates missing what a known kind needs are reported as malformed.
 import { z } from 'zod';
-import { attachmentNote } from '../../src/channel-host/channel-messages.ts';
 import type { InboundAction, InboundMessage } from '../../src/channel-host/types.ts';
+import { attachmentsOf } from './telegram-files.ts';
 
 export interface BotIdentity {
   id: number;
@@ -43,9 +43,6 @@ const callbackSchema = z.object({
   }),
 });
 
-/** Files a caption may come with; the note names the kind. */
-const ATTACHMENT_KINDS = ['photo', 'document', 'video', 'audio', 'voice', 'animation'] as const;
-
 export type ParsedUpdate =
   | { kind: 'message'; event: InboundMessage }
   | { kind: 'action'; event: InboundAction; callbackId: string }
@@ -74,12 +71,11 @@ function messageEvent(m: TgMessage, channel: string, me: BotIdentity): ParsedUpd
   const sender = m.from ?? m.sender_chat;
   if (!sender) return { kind: 'malformed', detail: 'message has neither from nor sender_chat' };
   if (m.from?.is_bot) return { kind: 'skip', reason: m.from.id === me.id ? 'own message' : 'from a bot' };
-  const attachment = ATTACHMENT_KINDS.find((k) => k in (m as Record<string, unknown>));
-  let text: string;
-  if (m.text !== undefined) text = m.text;
-  else if (m.caption !== undefined && attachment) text = `${m.caption}\n${attachmentNote(attachment)}`;
-  else return { kind: 'skip', reason: attachment ? `${attachment} without caption` : 'not a text message' };
-  if (!text.trim()) return { kind: 'skip', reason: 'empty text' };
+  // A file is a turn with or without its caption (media.md §1); the caption is the text.
+  const attachments = m.text === undefined ? attachmentsOf(m, m.message_id) : [];
+  const text = m.text ?? (attachments.length ? (m.caption ?? '') : undefined);
+  if (text === undefined) return { kind: 'skip', reason: 'not a text message' };
+  if (!attachments.length && !text.trim()) return { kind: 'skip', reason: 'empty text' };
   return {
     kind: 'message',
     event: {
@@ -91,6 +87,7 @@ function messageEvent(m: TgMessage, channel: string, me: BotIdentity): ParsedUpd
       ...threadOf(m),
       sender: { id: String(sender.id), ...(sender.username ? { username: sender.username } : {}) },
       text,
+      ...(attachments.length ? { attachments } : {}),
       isDirect: m.chat.type === 'private',
       addressedToBot: addressedToBot(m, m.text ?? m.caption ?? '', me),
       receivedAt: new Date().toISOString(),

@@ -67,8 +67,12 @@ export function createAttachmentIntake(opts: AttachmentIntakeOptions): Attachmen
     await opts.blobs.put(key, bytes);
     // A claimed image whose bytes are not one is a plain file: the model never gets it as an image part.
     const image = sniffImage(bytes);
-    const kind = a.kind === 'image' && !image ? 'file' : a.kind;
-    return { ...rest, kind, size: bytes.byteLength, ...(image ? { mime: image } : {}), blob: key };
+    if (a.kind === 'image' && !image) {
+      // The claim was wrong: neither the kind nor the claimed type is kept.
+      const { mime: _claimed, ...unclaimed } = rest;
+      return { ...unclaimed, kind: 'file', size: bytes.byteLength, blob: key };
+    }
+    return { ...rest, size: bytes.byteLength, ...(image ? { mime: image } : {}), blob: key };
   }
 
   return {

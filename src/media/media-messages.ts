@@ -44,10 +44,19 @@ export const attachmentReasons = {
   tooMany: (max: number) => `more than ${max} files in one message`,
   /** The gateway has no way to fetch this channel's files (an adapter without downloads). */
   unsupported: 'this channel cannot download files',
+  /** A link to a file kept elsewhere (Slack's Google Drive files) or a URL off the platform's file hosts. */
+  notOnPlatform: 'the file is not stored on the platform',
+  /** Slack answers a refused token with its login page (HTTP 200, HTML) instead of an error. */
+  loginPage: 'the platform answered with a login page instead of the file',
   /** The worker could not write it into the agent's workspace (a full disk, a folder that is a link). */
   notSaved: 'it could not be saved in the workspace',
   /** The stored copy expired before the turn ran (media/blob-store.ts TTL). */
   expired: 'the stored copy expired before the turn ran',
+  /** Over what the platform serves to bots at all (Telegram's Bot API: 20 MB), whatever `max_attachment_mb` says. */
+  platformLimit: (platform: string, limitBytes: number) =>
+    `larger than ${platform} lets bots download (${formatLimit(limitBytes)})`,
+  /** The platform described a file without a usable reference to fetch it by. */
+  noReference: 'the platform gave no reference to download it by',
 } as const;
 
 /** Shown in the chat in place of a file send_file queued that could not be sent (nothing is lost silently). */

@@ -16,6 +16,8 @@ export interface MessageEventInput {
   channel_type?: string;
   /** `app_mention` delivers the same message as the mention event instead of `message`. */
   type?: 'message' | 'app_mention';
+  /** File objects (FakeSlackFiles.host): the event becomes a `file_share` message carrying them. */
+  files?: unknown[];
   /** Anything else the event should carry (subtype, bot_id, files, parent_user_id…), or overrides. */
   extra?: Record<string, unknown>;
 }
@@ -46,6 +48,7 @@ export function messageEvent(input: MessageEventInput): Record<string, unknown> 
     ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
     team: FAKE_TEAM,
     client_msg_id: `cm-${ts}`,
+    ...(input.files ? { subtype: 'file_share', files: input.files, upload: false } : {}),
     ...input.extra,
   };
 }

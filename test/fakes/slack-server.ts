@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeSlackFiles } from './slack-files.ts';
 import {
   blockActions,
   eventCallback,
@@ -44,7 +45,7 @@ export type Failure =
   | { status: 429; retryAfterSecs: number }
   | { status: 200; error: string };
 
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'files']);
 
 export class FakeSlackServer {
   readonly calls: SlackCall[] = [];
@@ -52,6 +53,11 @@ export class FakeSlackServer {
   /** Messages chat.delete removed (no longer in `messages`). */
   readonly deleted: PostedMessage[] = [];
   readonly socket = new FakeSlackSocket();
+  /** url_private downloads and the external upload flow (slack-files.ts). */
+  readonly files = new FakeSlackFiles(
+    () => `http://127.0.0.1:${this.port}/`,
+    () => this.events.emit('call'),
+  );
   private readonly server: Server;
   private readonly events = new EventEmitter();
   private readonly failures: Array<{ method: string | undefined; failure: Failure }> = [];
@@ -157,6 +163,7 @@ export class FakeSlackServer {
 
   async close(): Promise<void> {
     await this.socket.close();
+    this.files.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -164,7 +171,9 @@ export class FakeSlackServer {
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    if (this.files.serve(req, res, bytes)) return;
+    const raw = bytes.toString('utf8');
     const url = new URL(req.url ?? '/', 'http://x');
     const method = url.pathname.startsWith('/api/') ? url.pathname.slice(5) : url.pathname;
     const params = parseBody(raw, String(req.headers['content-type'] ?? ''));
@@ -224,7 +233,7 @@ export class FakeSlackServer {
           return { ok: false, error: 'user_not_in_channel' };
         return { ok: true, message_ts: nextTs() };
       default:
-        return { ok: false, error: 'unknown_method' };
+        return this.files.answer(method, params) ?? { ok: false, error: 'unknown_method' };
     }
   }
 

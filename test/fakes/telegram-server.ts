@@ -1,6 +1,7 @@
 // Fake Telegram Bot API server for grammy (client.apiRoot = server.url): held getUpdates long polls with
 // offset confirmation, sendMessage / editMessageText / answerCallbackQuery / sendChatAction, setWebhook /
-// deleteWebhook (getUpdates is refused with 409 while a webhook is set, as Telegram does), every call recorded.
+// deleteWebhook (getUpdates is refused with 409 while a webhook is set, as Telegram does), every call recorded;
+// files (telegram-files.ts): getFile, the /file/bot<token>/<path> download, multipart sendPhoto/Document/Voice.
 //
 // Usage:
 //   const tg = await startFakeTelegram({ token: 'T' });
@@ -12,6 +13,8 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { boundaryOf, type MultipartPart, parseMultipart } from './multipart.ts';
+import { createTelegramFiles, type TelegramFiles, UPLOAD_FIELDS } from './telegram-files.ts';
 import { createTelegramState, type TelegramState } from './telegram-state.ts';
 import { apiError, type ErrorReply, type OkReply, ok } from './telegram-wire.ts';
 
@@ -29,6 +32,8 @@ export interface FakeTelegram extends TelegramState {
   /** The apiRoot for grammy (no trailing slash). */
   readonly url: string;
   readonly calls: TelegramCall[];
+  /** Files users sent (addFile), their downloads, and the files the bot uploaded. */
+  readonly files: TelegramFiles;
   /** Calls `listener` with every call as it is received, before it is answered (benchmarks time replies). */
   onCall(listener: (c: TelegramCall) => void): void;
   /** Makes the next `times` calls of `method` ('*' for any) fail this way. */
@@ -67,6 +72,7 @@ export async function startFakeTelegram(
   const held = new Set<HeldPoll>();
   const sockets = new Set<Socket>();
   let maxHeld = 0;
+  const files = createTelegramFiles();
 
   const send = (res: ServerResponse, reply: OkReply | ErrorReply) => {
     if (res.writableEnded || res.destroyed) return;
@@ -112,7 +118,34 @@ export async function startFakeTelegram(
     });
   }
 
-  function handle(method: string, token: string, params: Record<string, unknown>, res: ServerResponse) {
+  /** A multipart request's body, for the upload methods. */
+  type Multipart = { parts: MultipartPart[]; raw: Buffer; contentType: string };
+
+  function upload(method: string, body: Multipart | undefined, res: ServerResponse) {
+    const field = UPLOAD_FIELDS[method] as string;
+    if (!body) return send(res, apiError(400, `Bad Request: there is no ${field} in the request`));
+    const result = files.upload(method, body.parts, body.raw, body.contentType);
+    if ('error' in result) return send(res, result.error);
+    const { upload: u } = result;
+    const sent = {
+      file_id: `sent-${files.uploads.length}`,
+      file_unique_id: `S${files.uploads.length}`,
+      file_size: u.bytes.byteLength,
+    };
+    const file =
+      field === 'photo'
+        ? { photo: [{ ...sent, width: 1, height: 1 }] }
+        : { [field]: { ...sent, ...(u.filename ? { file_name: u.filename } : {}) } };
+    send(res, ok(state.sentFile(u.chatId, u.thread, file, u.caption)));
+  }
+
+  function handle(
+    method: string,
+    token: string,
+    params: Record<string, unknown>,
+    res: ServerResponse,
+    body?: Multipart,
+  ) {
     const call = { method, token, params, at: Date.now() };
     calls.push(call);
     events.emit('call', call);
@@ -136,23 +169,42 @@ export async function startFakeTelegram(
       );
     }
     if (method === 'getUpdates') return getUpdates(params, res);
+    if (method === 'getFile') return send(res, files.getFile(params));
+    if (method in UPLOAD_FIELDS) return upload(method, body, res);
     send(res, state.call(method, params));
   }
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(req.url ?? '');
+    if (req.method === 'GET' && download) {
+      const token = decodeURIComponent(download[1] as string);
+      const path = (download[2] as string).split('/').map(decodeURIComponent).join('/');
+      return files.serve(opts.token === undefined || token === opts.token, path, res);
+    }
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (!match) return send(res, apiError(404, 'Not Found'));
+      const raw = Buffer.concat(chunks);
+      const contentType = req.headers['content-type'] ?? '';
+      const boundary = boundaryOf(contentType);
       let params: Record<string, unknown> = {};
+      let body: Multipart | undefined;
       try {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        params = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+        if (boundary) {
+          const parts = parseMultipart(raw, boundary);
+          body = { parts, raw, contentType };
+          for (const p of parts)
+            params[p.name] = p.filename === undefined ? p.data.toString('utf8') : `(file ${p.filename})`;
+        } else if (raw.length) params = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
       } catch {
-        return send(res, apiError(400, 'Bad Request: body is not JSON'));
+        return send(
+          res,
+          apiError(400, boundary ? 'Bad Request: bad multipart body' : 'Bad Request: body is not JSON'),
+        );
       }
-      handle(match[2] as string, decodeURIComponent(match[1] as string), params, res);
+      handle(match[2] as string, decodeURIComponent(match[1] as string), params, res, body);
     });
   });
   server.on('connection', (s: Socket) => {
@@ -189,6 +241,7 @@ export async function startFakeTelegram(
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}`,
     calls,
+    files,
     onCall: (listener: (c: TelegramCall) => void) => void events.on('call', listener),
     failNext(method: string, failure: TelegramFailure, times = 1) {
       for (let i = 0; i < times; i++) failures.push({ method, failure });
@@ -208,6 +261,7 @@ export async function startFakeTelegram(
         poll.res.destroy();
       }
       held.clear();
+      files.close();
       // grammy keeps connections alive: without this, close() waits for them.
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

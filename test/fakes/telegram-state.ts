@@ -59,6 +59,13 @@ export interface TelegramState {
     updateId: number;
     id: string;
   };
+  /** A file the bot sent (sendPhoto / sendDocument / sendVoice): a message with the file and its caption. */
+  sentFile(
+    chatId: number,
+    thread: number | undefined,
+    file: Record<string, unknown>,
+    caption?: string,
+  ): TgMessage;
   /** Sent messages to a chat (and topic, when given). */
   sentTo(chatId: number, thread?: number): SentMessage[];
   pending(offset: number, limit: number): Record<string, unknown>[];
@@ -137,6 +144,19 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
         data: o.data,
       };
       return { updateId: state.injectUpdate({ callback_query }), id };
+    },
+    sentFile(chatId, thread, file, caption) {
+      const message: TgMessage = {
+        message_id: nextMessageId++,
+        date: now(),
+        chat: chatOf(chatId) ?? chatFor(chatId),
+        from: bot,
+        ...file,
+        ...(caption ? { caption } : {}),
+        ...(thread !== undefined ? { message_thread_id: thread, is_topic_message: true } : {}),
+      };
+      sent.push({ message, versions: [{ text: caption ?? '' }] });
+      return message;
     },
     sentTo: (chatId, thread) =>
       sent.filter(

@@ -135,6 +135,25 @@ describe('slack HTTP mode', () => {
     ]);
   });
 
+  it('fetches a shared file once when Slack retries the event during the download and after it', async () => {
+    const channel = freshChannel();
+    const pdf = fake.files.host({ name: 'r.pdf', bytes: '%PDF-1.4 r', mimetype: 'application/pdf' });
+    fake.files.botToken = 'xoxb-http';
+    const payload = eventCallback(messageEvent({ channel, text: 'read it', files: [pdf] }));
+    const release = fake.files.gate(String(pdf.id));
+    const first = postSlackEvent(url, SECRET, payload);
+    await fake.waitFor(() => fake.files.downloadsOf(String(pdf.id)).length === 1, 'the download');
+    // Slack gave up waiting and retries while the first delivery is still downloading.
+    const retried = postSlackEvent(url, SECRET, payload, { retryNum: 1 });
+    release();
+    expect((await retried).status).toBe(200);
+    await first;
+    await fake.waitForMessages(1, channel);
+    expect((await postSlackEvent(url, SECRET, payload, { retryNum: 2 })).status).toBe(200);
+    expect(fake.files.downloadsOf(String(pdf.id))).toMatchObject([{ authorization: 'Bearer xoxb-http' }]);
+    expect(h.server.requests).toHaveLength(1);
+  });
+
   it('hands a form-encoded button press to the action handler', async () => {
     const channel = freshChannel();
     const messageTs = nextTs();

@@ -1,6 +1,7 @@
 // The Slack adapter on the real Bolt, against the fake Slack, with the real runtime (gateway + worker on Redis).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelAdapter, InboundAction } from '../../../src/channel-host/types.ts';
+import { attachmentFailedLine, attachmentReasons } from '../../../src/media/media-messages.ts';
 import { FAKE_BOT_ID, FAKE_BOT_USER, messageEvent } from '../../fakes/slack-payloads.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
 import { createRuntimeHarness, echoResponder, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
@@ -195,7 +196,10 @@ describe('slack channel', () => {
       extra: { subtype: 'file_share', files: [{ id: 'F1', name: 'p.png' }] },
     });
     const [reply] = await fake.waitForMessages(1, channel);
-    expect(reply?.text).toBe('echo: a photo\n[attachment: file]');
+    // A file object without a URL: reported, not dropped (slack-files.test.ts has the rest of the lines).
+    expect(reply?.text).toBe(
+      `echo: a photo\n${attachmentFailedLine('file', 'p.png', 'size unknown', attachmentReasons.notFound)}`,
+    );
     expect(h.server.requests).toHaveLength(1);
   });
 

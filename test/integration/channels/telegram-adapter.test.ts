@@ -85,7 +85,7 @@ describe('telegram adapter', () => {
     });
   });
 
-  it('skips bots, edits, joins, stickers and malformed updates, keeps captions with a note, keeps working', async () => {
+  it('skips bots, edits, joins and malformed updates, takes a sticker and a captioned photo as files, keeps working', async () => {
     tg.injectMessage({ chat: 7, from: user(99, 'otherbot', true), text: 'beep' });
     tg.injectUpdate({
       edited_message: { message_id: 1, date: 1, chat: { id: 7, type: 'private' }, text: 'x' },
@@ -97,10 +97,11 @@ describe('telegram adapter', () => {
     tg.injectUpdate({ some_future_kind: { a: 1 } });
     tg.injectMessage({ chat: 7, from: 7, extra: { caption: 'look at this', photo: [{ file_id: 'p' }] } });
     tg.injectMessage({ chat: 7, from: 7, text: 'still here' });
-    await waitEvents(2);
-    expect(events.map((e) => e.kind === 'message' && e.text)).toEqual([
-      'look at this\n[attachment: photo]',
-      'still here',
+    await waitEvents(3);
+    expect(events.map((e) => e.kind === 'message' && [e.text, e.attachments?.map((a) => a.kind)])).toEqual([
+      ['', ['image']],
+      ['look at this', ['image']],
+      ['still here', undefined],
     ]);
     // Every update was taken off the queue: the skipped ones are confirmed too.
     await waitFor(() => tg.pending(0, 100).length === 0, 20_000, 'all updates confirmed');

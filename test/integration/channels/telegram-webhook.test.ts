@@ -5,6 +5,7 @@ import type { InboundAction } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createChannelAdapters } from '../../../src/roles/channel-adapters.ts';
 import { type GatewayRole, startGatewayRole } from '../../../src/roles/gateway-role.ts';
+import { fileMessage } from '../../fakes/telegram-files.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { messageUpdate, newUpdateId, postTelegramUpdate } from '../../fakes/telegram-webhook.ts';
 import { user } from '../../fakes/telegram-wire.ts';
@@ -119,6 +120,29 @@ describe('telegram webhook mode', () => {
     ).toBe(200);
     expect(await repliesIn(chat, 2)).toEqual(['echo: only once', 'echo: after']);
     expect(turnsFor('only once')).toBe(1);
+  });
+
+  it('downloads a photo posted twice (a webhook retry) once, and gives it one turn', async () => {
+    const chat = freshChat();
+    const file = tg.files.addFile({
+      bytes: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1]),
+      path: 'photos/hook.jpg',
+    });
+    const { message } = messageUpdate({ chat, from: 7, text: '' });
+    const { text: _text, ...photoMessage } = message;
+    const update = {
+      update_id: newUpdateId(),
+      message: { ...photoMessage, ...fileMessage('photo', file, { caption: 'twice' }) },
+    };
+    expect((await postTelegramUpdate(url, SECRET, update)).status).toBe(200);
+    expect((await postTelegramUpdate(url, SECRET, update)).status).toBe(200);
+    expect(
+      (await postTelegramUpdate(url, SECRET, messageUpdate({ chat, from: 7, text: 'after' }))).status,
+    ).toBe(200);
+    expect(await repliesIn(chat, 2)).toHaveLength(2);
+    expect(turnsFor('after')).toBe(1);
+    expect(h.server.requests.filter((r) => askedOf(r).includes('twice'))).toHaveLength(1);
+    expect(tg.files.downloads('photos/hook.jpg')).toBe(1);
   });
 
   it('hands a button press to the action handler and answers the callback query', async () => {

@@ -73,7 +73,7 @@ describe('slack inbound mapping', () => {
     ).toBe(true);
     expect(mapMessage(msg({ subtype: 'file_share', text: '', files: [{}] }), ctx())).toMatchObject({
       ok: true,
-      event: { text: '[attachment: file]' },
+      event: { text: '', attachments: [{ kind: 'file', name: 'file-1' }] },
     });
     expect(mapMessage(msg({ text: 'a &lt;b&gt; &amp;' }), ctx())).toMatchObject({
       ok: true,
