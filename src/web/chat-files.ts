@@ -151,12 +151,18 @@ export function registerChatFileRoutes(app: FastifyInstance, deps: ChatFileRoute
         return refuse(req, reply, 400, 'interrupted' in body ? UPLOAD_INTERRUPTED : EMPTY_UPLOAD);
       }
       const mime = mimeOf(req);
-      const upload = await chat.uploads.store(user, id, {
-        name,
-        ...(mime ? { mime } : {}),
-        bytes: body.bytes,
-      });
-      return reply.code(201).send(upload);
+      try {
+        const upload = await chat.uploads.store(user, id, {
+          name,
+          ...(mime ? { mime } : {}),
+          bytes: body.bytes,
+        });
+        return reply.code(201).send(upload);
+      } catch (err) {
+        // Not stored: the place goes back at once (the error handler answers 500).
+        await chat.uploads.release(user, id).catch(() => undefined);
+        throw err;
+      }
     });
   });
 
