@@ -12,6 +12,7 @@ import type {
 import {
   type StoredWebChatEvent,
   storedWebChatEventSchema,
+  UPLOAD_GONE,
   type WebChatButton,
   type WebChatEndpoint,
   type WebChatEvent,
@@ -21,8 +22,11 @@ import {
 import type { Logger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
 import { parseRecord } from '../../src/core/redis-record.ts';
+import { formatSize } from '../../src/media/media-messages.ts';
 import { webDialect } from './dialect.ts';
+import { createWebFileStore } from './web-files.ts';
 import type { WebChatHub } from './web-hub.ts';
+import { createWebUploadStore } from './web-uploads.ts';
 
 /** Events kept per chat (the stream is capped approximately); older ones leave the page's replay. */
 export const CHAT_STREAM_MAXLEN = 2000;
@@ -62,6 +66,10 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
     if (!redis) throw new Error(`web chat ${key} is not started`);
     return redis;
   };
+  const stores = { redis: conn, prefix: opts.prefix, alias: opts.alias, logger };
+  const uploads = createWebUploadStore(stores);
+  const files = createWebFileStore(stores);
+  const fileUrl = (id: string) => `/chat/${encodeURIComponent(opts.alias)}/files/${id}`;
   // Markup (an approval card built for another platform) means `text` is the plain form (OutboundMessage).
   const formatOf = (msg: OutboundMessage): 'markdown' | 'plain' => (msg.markup ? 'plain' : 'markdown');
   const render = (text: string, format: 'markdown' | 'plain') =>
@@ -73,7 +81,20 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
     if (!e) return null;
     const html = render(e.text, e.format);
     if (e.t === 'edit') return { t: 'edit', id: e.id, html, ...(e.buttons ? { buttons: e.buttons } : {}) };
-    return { t: 'msg', id: e.id, from: e.from, html, ...(e.buttons ? { buttons: e.buttons } : {}) };
+    const { file, attachments } = e;
+    return {
+      t: 'msg',
+      id: e.id,
+      from: e.from,
+      html,
+      ...(e.buttons ? { buttons: e.buttons } : {}),
+      ...(attachments?.length
+        ? { attachments: attachments.map((a) => ({ name: a.name, size: formatSize(a.size) })) }
+        : {}),
+      ...(file
+        ? { file: { url: fileUrl(file.id), name: file.name, size: formatSize(file.size), image: file.image } }
+        : {}),
+    };
   }
 
   /**
@@ -136,6 +157,27 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
       });
       return { channel: key, chat: to.chat, messageId };
     },
+    // No limit of its own beyond the channel's max_attachment_mb (no maxUploadBytes).
+    async sendFile(to, file) {
+      const stored = await files.put(to.chat, file);
+      const messageId = `b-${randomBytes(9).toString('base64url')}`;
+      await append(to.chat, {
+        t: 'msg',
+        id: messageId,
+        from: 'bot',
+        text: file.caption ?? '',
+        format: 'markdown',
+        file: { id: stored.id, name: stored.name, size: stored.size, image: stored.image },
+      });
+      return { channel: key, chat: to.chat, messageId };
+    },
+    async download(source, maxBytes) {
+      return uploads.download(source, maxBytes);
+    },
+    uploads,
+    async file(user, id) {
+      return files.get(user.chatId, id);
+    },
     async edit(ref, msg) {
       await append(ref.chat, {
         t: 'edit',
@@ -149,21 +191,35 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
       // Ephemeral: published, never stored (a replay must not show a stale indicator).
       await hub.notify(conn(), opts.alias, to.chat, 'typing');
     },
-    async post(user: WebChatUser, text: string, clientId: string): Promise<ReceiveResult> {
+    async post(user: WebChatUser, text: string, clientId: string, ids = []): Promise<ReceiveResult> {
       const id = `u-${clientId}`;
+      const attachments = await uploads.attachments(user, ids, clientId);
+      if (!attachments) return { accepted: false, reason: 'invalid', detail: UPLOAD_GONE };
+      const echo = attachments.map((a) => ({ name: a.name, size: a.size ?? 0 }));
       // Shown at once (and on every gateway's feed); a resend with the same clientId replaces it on the page.
-      await append(user.chatId, { t: 'msg', id, from: 'user', text, format: 'markdown' });
-      return hostOf().receive({
+      await append(user.chatId, {
+        t: 'msg',
+        id,
+        from: 'user',
+        text,
+        format: 'markdown',
+        ...(echo.length ? { attachments: echo } : {}),
+      });
+      const res = await hostOf().receive({
         kind: 'message',
         channel: key,
         eventId: `${user.chatId}:${clientId}`,
         chat: user.chatId,
         sender: { id: user.peerId },
         text,
+        ...(attachments.length ? { attachments } : {}),
         isDirect: true,
         addressedToBot: true,
         receivedAt: new Date().toISOString(),
       });
+      // Taken (or taken before): the host holds its own copy of the bytes, so the user's places free up.
+      if (res.accepted || res.reason === 'duplicate') await uploads.sent(user, ids, clientId);
+      return res;
     },
     async press(user, messageId, actionId) {
       return hostOf().receive({

@@ -2,11 +2,18 @@
 // POST …/messages and …/actions (CSRF-checked by the auth hook before they get here).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { WebChatEndpoint, WebChatUser } from '../channel-host/web-chat.ts';
+import {
+  PENDING_UPLOADS_MAX,
+  UPLOAD_GONE,
+  type WebChatEndpoint,
+  type WebChatUser,
+} from '../channel-host/web-chat.ts';
 import type { Logger } from '../core/logger.ts';
+import { MAX_ATTACHMENTS_PER_MESSAGE } from '../media/attachment.ts';
 import { createSseStreams } from '../ops-api/sse-streams.ts';
 import { NOT_SIGNED_IN } from './auth-messages.ts';
-import { BAD_ACTION, BAD_MESSAGE, NOT_ACCEPTED, noChat } from './chat-messages.ts';
+import { registerChatFileRoutes } from './chat-files.ts';
+import { BAD_ACTION, BAD_MESSAGE, NOT_ACCEPTED, noChat, UPLOAD_GONE_TEXT } from './chat-messages.ts';
 import { chatPage } from './chat-page.ts';
 import { PAGE_HEADERS } from './page.ts';
 
@@ -15,16 +22,19 @@ export const CHAT_TEXT_MAX = 8000;
 /** Comment lines keep idle proxies from closing the feed. */
 const KEEPALIVE_MS = 25_000;
 
-const messageBody = z.object({
-  // Well-formed here too: the echo on the page is stored before the host sees the message.
-  text: z
-    .string()
-    .trim()
-    .min(1)
-    .max(CHAT_TEXT_MAX)
-    .transform((t) => t.toWellFormed()),
-  clientId: z.uuid(),
-});
+const messageBody = z
+  .object({
+    // Well-formed here too: the echo on the page is stored before the host sees the message.
+    text: z
+      .string()
+      .trim()
+      .max(CHAT_TEXT_MAX)
+      .transform((t) => t.toWellFormed()),
+    clientId: z.uuid(),
+    /** Ids from POST …/uploads: files only (no text) is a message too. */
+    uploads: z.array(z.uuid()).max(MAX_ATTACHMENTS_PER_MESSAGE).default([]),
+  })
+  .refine((b) => b.text !== '' || b.uploads.length > 0);
 const actionBody = z.object({
   messageId: z.string().min(1).max(200),
   actionId: z.string().min(1).max(200),
@@ -36,6 +46,8 @@ export function registerChatRoutes(
   app: FastifyInstance,
   chats: readonly WebChatEndpoint[],
   logger: Logger,
+  /** A chat's `max_attachment_mb` in bytes (uploads stop there). */
+  limitBytesOf: (alias: string) => number,
 ): void {
   const byAlias = new Map(chats.map((c) => [c.alias, c]));
   const streams = createSseStreams(app, KEEPALIVE_MS);
@@ -85,8 +97,10 @@ export function registerChatRoutes(
     if (!chat || !signedIn(user, reply)) return reply;
     const body = messageBody.safeParse(req.body);
     if (!body.success) return reply.code(400).send({ error: BAD_MESSAGE });
-    const res = await chat.post(user, body.data.text, body.data.clientId);
+    const res = await chat.post(user, body.data.text, body.data.clientId, body.data.uploads);
     if (res.accepted) return reply.code(202).send({ accepted: true });
+    if (res.reason === 'invalid' && res.detail === UPLOAD_GONE)
+      return reply.code(409).send({ accepted: false, reason: UPLOAD_GONE, error: UPLOAD_GONE_TEXT });
     // A resend of a message already taken (network retry): it is there, nothing to report.
     if (res.reason === 'duplicate') return reply.code(200).send({ accepted: true, duplicate: true });
     logger.info(
@@ -96,6 +110,14 @@ export function registerChatRoutes(
     return reply
       .code(res.reason === 'unauthorised' ? 403 : 422)
       .send({ accepted: false, reason: res.reason, error: NOT_ACCEPTED[res.reason] ?? res.reason });
+  });
+
+  registerChatFileRoutes(app, {
+    chatOf,
+    signedIn,
+    limitBytesOf,
+    pendingMax: PENDING_UPLOADS_MAX,
+    logger,
   });
 
   app.post('/chat/:alias/actions', async (req: AliasReq, reply) => {

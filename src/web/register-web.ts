@@ -4,8 +4,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { WebChatEndpoint } from '../channel-host/web-chat.ts';
+import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
+import { DEFAULT_MAX_ATTACHMENT_MB, MIB } from '../media/attachment.ts';
 import type { LiveFeeds } from '../ops-api/ops-context.ts';
 import { registerAssets } from './assets-route.ts';
 import { registerWebAuth } from './auth.ts';
@@ -34,9 +36,15 @@ export interface WebDeps {
 export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   registerWebAuth(app, { ...deps, currentConfig: deps.opsPages?.currentConfig ?? (() => deps.config) });
   registerAssets(app);
-  registerChatRoutes(app, deps.webChats ?? [], deps.logger.child({ component: 'web-chat' }));
-  registerOpsPages(app, createOpsPagesDeps({ ...deps, wiring: deps.opsPages ?? {} }));
   const currentConfig = deps.opsPages?.currentConfig ?? (() => deps.config);
+  registerChatRoutes(
+    app,
+    deps.webChats ?? [],
+    deps.logger.child({ component: 'web-chat' }),
+    (alias) =>
+      (channelOf(currentConfig(), `web.${alias}`)?.max_attachment_mb ?? DEFAULT_MAX_ATTACHMENT_MB) * MIB,
+  );
+  registerOpsPages(app, createOpsPagesDeps({ ...deps, wiring: deps.opsPages ?? {} }));
   registerSessionPages(app, {
     config: currentConfig,
     redis: deps.redis,

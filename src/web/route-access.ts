@@ -80,6 +80,18 @@ export const ROUTE_ACCESS: readonly RouteAccess[] = [
   },
   {
     method: 'POST',
+    path: '/chat/:alias/uploads',
+    access: 'signed-in',
+    note: 'a file for the own chat: read up to `max_attachment_mb` (413 past it), 10 unsent per user',
+  },
+  {
+    method: 'GET',
+    path: '/chat/:alias/files/:id',
+    access: 'signed-in',
+    note: 'a file the agent sent to the own chat (404 for any other), always as a download',
+  },
+  {
+    method: 'POST',
     path: '/chat/:alias/actions',
     access: 'signed-in',
     note: 'buttons of the own chat; an approval by approvals.md §11',
