@@ -9,9 +9,10 @@ import {
 } from '../../src/media/attachment.ts';
 import { fetchLimited } from '../../src/media/fetch-limited.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
+import { discordDialect } from './dialect.ts';
 
 /** A bot without boosts may upload up to 10 MiB per message (media.md §2). */
-export const DISCORD_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const DISCORD_MAX_UPLOAD_BYTES = discordDialect.capabilities.maxUploadBytes;
 
 /** Discord's own file hosts; attachment URLs are signed, so no token goes with a download. */
 const CDN_HOSTS: ReadonlySet<string> = new Set(['cdn.discordapp.com', 'media.discordapp.net']);

@@ -5,12 +5,13 @@ import type { MessageRef, Recipient } from '../../src/channel-host/types.ts';
 import { AttachmentFetchError, type OutboundFile } from '../../src/media/attachment.ts';
 import { fetchLimited } from '../../src/media/fetch-limited.ts';
 import { attachmentReasons } from '../../src/media/media-messages.ts';
+import { slackDialect } from './dialect.ts';
 import { FILE_INFO_SOURCE } from './files.ts';
 import { mapSendError } from './outbound.ts';
 import { toSlackMrkdwn } from './slack-mrkdwn.ts';
 
 /** Slack's upload limit for a file (media.md §2). */
-export const SLACK_MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+export const SLACK_MAX_UPLOAD_BYTES = slackDialect.capabilities.maxUploadBytes;
 const SLACK_FILE_HOST = 'files.slack.com';
 const MAX_REDIRECTS = 3;
 

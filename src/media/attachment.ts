@@ -61,18 +61,12 @@ export const MIB = 1024 * 1024;
 /** `max_attachment_mb` of a channel the config does not declare (the local test channel). */
 export const DEFAULT_MAX_ATTACHMENT_MB = 20;
 
-/** What each platform lets a bot upload (media.md §2): Telegram 50 MB, Discord 10 MB without boosts, Slack 1 GB. */
-export const PLATFORM_UPLOAD_LIMITS: Readonly<Record<string, number>> = {
-  telegram: 50 * MIB,
-  discord: 10 * MIB,
-  slack: 1024 * MIB,
-};
-
-/** The largest file send_file may send to a channel: the platform's limit or `max_attachment_mb`, the lower. */
-export function uploadLimitBytes(channelKey: string, maxAttachmentMb: number): number {
-  const platform =
-    PLATFORM_UPLOAD_LIMITS[channelKey.slice(0, channelKey.indexOf('.'))] ?? Number.POSITIVE_INFINITY;
-  return Math.min(platform, Math.floor(maxAttachmentMb * MIB));
+/**
+ * The largest file send_file may send to a channel (media.md §2): the platform's own limit (its dialect's
+ * `maxUploadBytes`: Telegram 50 MB, Discord 10 MB, Slack 1 GB) or `max_attachment_mb`, the lower.
+ */
+export function uploadLimitBytes(platformBytes: number, maxAttachmentMb: number): number {
+  return Math.min(platformBytes, Math.floor(maxAttachmentMb * MIB));
 }
 
 /** A file on an outbox entry (send_file): its bytes wait in a blob until the entry is sent. */

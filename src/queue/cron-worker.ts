@@ -37,6 +37,8 @@ export interface FireProcessorDeps {
   claims: FireClaims;
   /** `[redis] prefix`: where a run's send_file bytes are stored. */
   prefix: string;
+  /** The platform's upload limit of a channel (its dialect's), for send_file; absent: none beyond the config's. */
+  platformUploadBytes?: (channelKey: string) => number;
 }
 
 interface FireTarget {
@@ -100,7 +102,7 @@ export function createFireProcessor(deps: FireProcessorDeps) {
       );
       return 'already_claimed';
     }
-    const files = target.deliverTo ? deliveryFiles(services, deps.prefix, target.deliverTo) : undefined;
+    const files = target.deliverTo ? deliveryFiles(deps, target.deliverTo) : undefined;
     const res = await runAgentJob(services, target.job, { signal, runId, ...(files ? { files } : {}) });
     const settled = res.ok || fire.attemptsMade + 1 >= fire.attempts;
     if (settled && target.oneOffToolJob) await deps.registry.remove(target.oneOffToolJob);
@@ -124,6 +126,7 @@ export interface CronWorkerOptions {
   redisUrl: string;
   prefix: string;
   concurrency: number;
+  platformUploadBytes?: (channelKey: string) => number;
 }
 
 export interface CronWorker {
@@ -139,6 +142,7 @@ export function startCronWorker(opts: CronWorkerOptions): CronWorker {
     registry: createCronJobRegistry(services.redis, opts.prefix, services.logger),
     claims: createFireClaims(services.redis, opts.prefix),
     prefix: opts.prefix,
+    ...(opts.platformUploadBytes ? { platformUploadBytes: opts.platformUploadBytes } : {}),
   });
   const closing = new AbortController();
   const worker = new Worker<unknown, FireOutcome>(
@@ -172,7 +176,9 @@ export function startCronWorker(opts: CronWorkerOptions): CronWorker {
 }
 
 /** A delivering job's send_file files go to its delivery chat, within that channel's limits (media.md §2). */
-function deliveryFiles(services: RuntimeServices, prefix: string, to: Recipient) {
+function deliveryFiles(deps: FireProcessorDeps, to: Recipient) {
+  const { services } = deps;
   const mb = channelOf(services.config, to.channel)?.max_attachment_mb ?? DEFAULT_MAX_ATTACHMENT_MB;
-  return createDeliveryFiles(services.redis, prefix, to, uploadLimitBytes(to.channel, mb));
+  const platform = deps.platformUploadBytes?.(to.channel) ?? Number.POSITIVE_INFINITY;
+  return createDeliveryFiles(services.redis, deps.prefix, to, uploadLimitBytes(platform, mb));
 }

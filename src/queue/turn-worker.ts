@@ -41,6 +41,8 @@ export interface TurnWorkerOptions {
   attachments: TurnAttachments;
   /** The typing indicator while a turn runs; absent: none. */
   typing?: TypingSignals;
+  /** The platform's upload limit of a channel (its dialect's), for send_file; absent: none beyond the config's. */
+  platformUploadBytes?: (channelKey: string) => number;
   redisUrl: string;
   prefix: string;
   concurrency: number;
@@ -133,7 +135,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
           runId,
           to: origin,
           limitBytes: uploadLimitBytes(
-            origin.channel,
+            opts.platformUploadBytes?.(origin.channel) ?? Number.POSITIVE_INFINITY,
             channelOf(services.config, origin.channel)?.max_attachment_mb ?? DEFAULT_MAX_ATTACHMENT_MB,
           ),
         }),

@@ -110,6 +110,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const inbox = createConversationInbox(redis, prefix, logger, config.worker.transcript_max_entries);
   const turns = createTurnQueue(url, prefix);
   const outbox = createReplyOutbox(redis, prefix, outboundRedactor(services));
+  const platformUploadBytes = (key: string) => dialectOf(key).capabilities.maxUploadBytes;
   const worker = startTurnWorker({
     services,
     attachments: createTurnAttachments({ redis, env: opts.env ?? process.env, logger }),
@@ -118,6 +119,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     abortBus,
     running: createRunningTurns(redis, prefix, logger),
     typing: createTypingSignals(redis, prefix, logger),
+    platformUploadBytes,
     redisUrl: url,
     prefix,
     concurrency: config.worker.concurrency,
@@ -132,6 +134,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const cronWorker = startCronWorker({
     services,
     outbox,
+    platformUploadBytes,
     redisUrl: url,
     prefix,
     concurrency: config.worker.concurrency,
