@@ -17,7 +17,8 @@ export interface DemoEndpoints {
   slackUrl: string;
 }
 
-export function demoToml(e: DemoEndpoints): string {
+/** What both demos' configs start with: Redis, a quick worker shutdown, no provider retries, the gateway. */
+export function demoHeadToml(e: Pick<DemoEndpoints, 'redisUrl' | 'prefix' | 'dataDir' | 'port'>): string {
   return `schema_version = 3
 
 [redis]
@@ -34,6 +35,11 @@ provider_retries = 0
 host = "127.0.0.1"
 port = ${e.port}
 data_dir = "${e.dataDir}"
+`;
+}
+
+export function demoToml(e: DemoEndpoints): string {
+  return `${demoHeadToml(e)}
 
 [providers.models.custom.main]
 uri = "${e.modelUrl}"

@@ -1,34 +1,11 @@
 // The media demo's deployment: Telegram `home`, agent `main` on a model with vision, allowed to write a report
 // in its workspace and send it back (file tools auto-approved: the approval story is `npm run demo`'s).
-import { DEMO_BOT_TOKEN, USER_ID } from './demo-config.ts';
+import { DEMO_BOT_TOKEN, type DemoEndpoints, demoHeadToml, USER_ID } from './demo-config.ts';
 
-export interface MediaDemoEndpoints {
-  redisUrl: string;
-  prefix: string;
-  dataDir: string;
-  port: number;
-  modelUrl: string;
-  telegramUrl: string;
-}
+export type MediaDemoEndpoints = Omit<DemoEndpoints, 'slackUrl'>;
 
 export function mediaDemoToml(e: MediaDemoEndpoints): string {
-  return `schema_version = 3
-
-[redis]
-url = "${e.redisUrl}"
-prefix = "${e.prefix}"
-
-[worker]
-shutdown_grace_secs = 2
-
-[reliability]
-provider_retries = 0
-
-[gateway]
-host = "127.0.0.1"
-port = ${e.port}
-data_dir = "${e.dataDir}"
-
+  return `${demoHeadToml(e)}
 [providers.models.custom.vision]
 uri = "${e.modelUrl}"
 model = "vision-model"

@@ -100,7 +100,7 @@ function ensureKeys(
 
 /** Agent `main` on the fake model, no provider retries, the empty `default` risk profile. `uri` is the model's
  * base URL, or a `${VAR}` the config loader expands. */
-export const fakeModelAgentToml = (uri: string) => `
+export const fakeModelAgentToml = (uri: string, opts: { autoApprove?: readonly string[] } = {}) => `
 [providers.models.custom.fake]
 uri = "${uri}"
 model = "fake-model"
@@ -109,11 +109,15 @@ model = "fake-model"
 provider_retries = 0
 
 [risk_profiles.default]
+${opts.autoApprove ? `auto_approve = ${JSON.stringify(opts.autoApprove)}` : ''}
 
 [agents.main]
 model_provider = "custom.fake"
 risk_profile = "default"
 `;
+
+/** Agent `main` on the fake model at `${MODEL_URI}`, its send_file calls auto-approved (the media tests). */
+export const SEND_FILE_AGENT_TOML = fakeModelAgentToml(`\${MODEL_URI}`, { autoApprove: ['send_file'] });
 
 /** The head of a `baton` process's config: the test Redis under `prefix`, the gateway on 127.0.0.1:`port`. */
 export const redisGatewayToml = (prefix: string, port: number, dataDir: string) => `schema_version = 3

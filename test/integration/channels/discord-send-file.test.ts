@@ -9,6 +9,7 @@ import { sendFileTexts } from '../../../src/media/media-messages.ts';
 import { type FakeDiscordServer, startFakeDiscordServer } from '../../fakes/discord-server.ts';
 import { toolResultsOf } from '../../fakes/model-requests.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { SEND_FILE_AGENT_TOML } from '../../helpers/test-config.ts';
 
 const ALICE = '100000000000000001';
 const PDF = Buffer.from('%PDF-1.4\n% a report\n');
@@ -36,20 +37,7 @@ beforeAll(async () => {
   h = await createRuntimeHarness(
     'discord-send-file',
     `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-auto_approve = ["send_file"]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-
+${SEND_FILE_AGENT_TOML}
 [channels.discord.test]
 enabled = true
 bot_token = "${discord.token}"

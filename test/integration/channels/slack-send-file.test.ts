@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { SEND_FILE_AGENT_TOML } from '../../helpers/test-config.ts';
 
 let fake: FakeSlackServer;
 let h: RuntimeHarness;
@@ -14,20 +15,7 @@ let nextChannel = 0;
 const freshChannel = () => `CS${String(++nextChannel).padStart(4, '0')}`;
 
 const toml = (apiUrl: string) => `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-auto_approve = ["send_file"]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-
+${SEND_FILE_AGENT_TOML}
 [channels.slack.test]
 enabled = true
 bot_token = "xoxb-test"

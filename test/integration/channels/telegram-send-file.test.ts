@@ -9,6 +9,7 @@ import { sendFileTexts } from '../../../src/media/media-messages.ts';
 import { toolResultsOf } from '../../fakes/model-requests.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { SEND_FILE_AGENT_TOML } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -17,20 +18,7 @@ let h: RuntimeHarness;
 let workspace: string;
 
 const toml = (url: string) => `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-auto_approve = ["send_file"]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-
+${SEND_FILE_AGENT_TOML}
 [channels.telegram.home]
 enabled = true
 bot_token = "T1"

@@ -7,22 +7,10 @@ import { sendFileTexts } from '../../../src/media/media-messages.ts';
 import { toolResultsOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { createRuntimeHarness, localPeers, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { SEND_FILE_AGENT_TOML } from '../../helpers/test-config.ts';
 
 const TOML = `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-auto_approve = ["send_file"]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
-${localPeers()}
+${SEND_FILE_AGENT_TOML}${localPeers()}
 `;
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
