@@ -43,6 +43,9 @@ export interface WindowResult {
   fits: boolean;
 }
 
+/** The tokens one image part is counted as (an estimate on the high side, as the character estimate is). */
+export const IMAGE_TOKENS = 1600;
+
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
@@ -51,6 +54,9 @@ export function estimateMessageTokens(m: ChatMessage): number {
   let chars = m.content.length;
   let overhead = MESSAGE_OVERHEAD_TOKENS;
   if (m.role === 'tool') chars += m.toolName.length + m.toolCallId.length;
+  // An image costs what providers bill for a large one (OpenAI high detail, Anthropic ~1,600): counted, so the
+  // window leaves it room instead of learning of it from a context-length error.
+  if (m.role === 'user') overhead += (m.images?.length ?? 0) * IMAGE_TOKENS;
   if (m.role === 'assistant') {
     for (const c of m.toolCalls ?? []) {
       chars += c.id.length + c.name.length + (JSON.stringify(c.arguments) ?? '').length;

@@ -4,6 +4,7 @@ import {
   estimateMessageTokens,
   fitToWindow,
   historyTurns,
+  IMAGE_TOKENS,
   SHORTENED_HEAD_CHARS,
   type WindowInput,
 } from '../../../src/agent/history-window.ts';
@@ -183,5 +184,14 @@ describe('fitToWindow', () => {
 describe('historyTurns', () => {
   it('starts a turn at each user message', () => {
     expect(historyTurns([...plain(1), ...withTool(2, 1)]).map((t) => t.length)).toEqual([2, 4]);
+  });
+});
+
+describe('images in the estimate', () => {
+  it('counts each image part of a user message as IMAGE_TOKENS', () => {
+    const image = { mediaType: 'image/png', data: new Uint8Array([0x89, 0x50]) };
+    const plain = estimateMessageTokens(user('look'));
+    const withTwo: ChatMessage = { role: 'user', content: 'look', images: [image, image] };
+    expect(estimateMessageTokens(withTwo) - plain).toBe(2 * IMAGE_TOKENS);
   });
 });
