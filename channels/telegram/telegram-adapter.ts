@@ -23,7 +23,9 @@ import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { telegramDialect } from './dialect.ts';
 import { toTelegramHtml } from './telegram-html.ts';
-import { type BotIdentity, parseUpdate } from './telegram-inbound.ts';
+import { createAlbumCollector } from './album-collector.ts';
+import { type AlbumPart, albumKeyOf, createAlbumLedger, mergeAlbum } from './telegram-album.ts';
+import { type BotIdentity, type ParsedUpdate, parseUpdate } from './telegram-inbound.ts';
 import { createTelegramMedia } from './telegram-media.ts';
 import { createPolling } from './telegram-polling.ts';
 import { createWebhook } from './telegram-webhook.ts';
@@ -103,6 +105,7 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
   );
   let host: ChannelHost | null = null;
   let me: BotIdentity | null = null;
+  const ledger = createAlbumLedger();
   const media = createTelegramMedia({
     bot,
     apiRoot,
@@ -139,9 +142,31 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
     }
   }
 
-  async function handle(update: unknown, stopping: AbortSignal): Promise<void> {
+  /** Hands an album's parts over as one event (media groups: telegram-album.ts). */
+  async function deliverAlbum(parts: AlbumPart[], stopping: AbortSignal): Promise<void> {
+    const { fresh, underway } = ledger.split(parts);
+    if (fresh.length) {
+      const delivery = deliver(mergeAlbum(fresh), stopping).then(() => {});
+      ledger.track(fresh, delivery);
+      await delivery;
+    } else logger.debug({ parts: parts.length }, 'album parts already handed over');
+    await Promise.all(underway);
+  }
+
+  /** Handles one update, or an album's parts together; resolves once in the inbox (or deliberately skipped). */
+  async function handle(updates: readonly unknown[], stopping: AbortSignal): Promise<void> {
     if (!me) throw new Error('telegram: update before getMe');
-    const parsed = parseUpdate(update, key, me);
+    const parts: AlbumPart[] = [];
+    for (const update of updates) {
+      const parsed = parseUpdate(update, key, me);
+      if (parsed.kind === 'message' && parsed.album)
+        parts.push({ event: parsed.event, messageId: parsed.album.messageId });
+      else await handleOne(update, parsed, stopping);
+    }
+    if (parts.length) await deliverAlbum(parts, stopping);
+  }
+
+  async function handleOne(update: unknown, parsed: ParsedUpdate, stopping: AbortSignal): Promise<void> {
     const updateId = (update as { update_id?: unknown }).update_id;
     if (parsed.kind === 'skip')
       return void logger.debug({ update_id: updateId, reason: parsed.reason }, 'update skipped');
@@ -166,6 +191,7 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
     await deliver(parsed.event, stopping);
   }
 
+  const albums = createAlbumCollector({ flush: handle });
   const readyTimeoutMs = opts.readyTimeoutMs ?? 15_000;
   const webhook = opts.webhook
     ? createWebhook({
@@ -176,7 +202,11 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
         secret: opts.webhook.secret,
         ...(opts.webhook.deliverTimeoutMs ? { deliverTimeoutMs: opts.webhook.deliverTimeoutMs } : {}),
         allowedUpdates: ALLOWED_UPDATES,
-        handle,
+        // An album's parts wait for each other (album-collector.ts); anything else is handled at once.
+        handle: (update, signal) => {
+          const album = albumKeyOf(update);
+          return album ? albums.join(album, update, signal) : handle([update], signal);
+        },
         readyTimeoutMs,
       })
     : null;

@@ -29,6 +29,8 @@ const messageSchema = z.looseObject({
   message_thread_id: z.number().int().optional(),
   is_topic_message: z.boolean().optional(),
   reply_to_message: z.object({ from: z.object({ id: z.number().int() }).optional() }).optional(),
+  // An odd album id only costs the grouping, never the message.
+  media_group_id: z.string().min(1).max(256).optional().catch(undefined),
 });
 type TgMessage = z.infer<typeof messageSchema>;
 const callbackSchema = z.object({
@@ -44,7 +46,7 @@ const callbackSchema = z.object({
 });
 
 export type ParsedUpdate =
-  | { kind: 'message'; event: InboundMessage }
+  | { kind: 'message'; event: InboundMessage; album?: { id: string; messageId: number } }
   | { kind: 'action'; event: InboundAction; callbackId: string }
   | { kind: 'skip'; reason: string }
   | { kind: 'malformed'; detail: string };
@@ -78,6 +80,9 @@ function messageEvent(m: TgMessage, channel: string, me: BotIdentity): ParsedUpd
   if (!attachments.length && !text.trim()) return { kind: 'skip', reason: 'empty text' };
   return {
     kind: 'message',
+    ...(m.media_group_id !== undefined && attachments.length
+      ? { album: { id: m.media_group_id, messageId: m.message_id } }
+      : {}),
     event: {
       kind: 'message',
       channel,

@@ -9,12 +9,17 @@
 // path a fraction of the local channel's throughput under many chats. So the handler only starts an update (in
 // its chat's lane) and returns, and the batch's last update waits for all of them: grammy's next getUpdates,
 // which confirms the batch, still goes out only once every update of it is in the inbox.
+//
+// An album's parts (consecutive in a batch) are handed over together, as one lane entry: they are held until the
+// chat's next update that is not one of them, or the batch's end (no part can come before the next getUpdates,
+// so nothing waits longer). A part in a later batch becomes its own event (telegram-album.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Bot, GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
-import { createUpdateLanes } from './update-lanes.ts';
+import { ALBUM_MAX_PARTS, albumKeyOf } from './telegram-album.ts';
+import { chatOf, createUpdateLanes } from './update-lanes.ts';
 
 /** Thrown by the handler for an update that arrives while stopping: it stays unconfirmed for the next holder. */
 class PollingStopped extends Error {
@@ -24,8 +29,8 @@ class PollingStopped extends Error {
 export interface PollingOptions {
   bot: Bot;
   logger: Logger;
-  /** Handles one raw update; resolves once it is in the inbox (or deliberately skipped). */
-  handle(update: unknown, stopping: AbortSignal): Promise<void>;
+  /** Handles one raw update, or an album's parts; resolves once in the inbox (or deliberately skipped). */
+  handle(updates: readonly unknown[], stopping: AbortSignal): Promise<void>;
   allowedUpdates: readonly string[];
   pollTimeoutSecs: number;
   /** start() resolves at the latest after this long, polling goes on connecting in the background. */
@@ -53,6 +58,12 @@ export function createPolling(opts: PollingOptions): Polling {
   let stopping = new AbortController();
   let loop: Promise<void> | null = null;
   const lanes = createUpdateLanes();
+  /** Per chat: the album parts of this batch not in a lane yet. */
+  const albums = new Map<string, { key: string; updates: unknown[] }>();
+  const enqueue = (updates: unknown[]) => {
+    const { signal } = stopping;
+    lanes.add(updates[0], () => opts.handle(updates, signal));
+  };
   /** update_id of the last update of the batch grammy is handling; null: unknown, each update is awaited. */
   let batchEnd: number | null = null;
   let longPollOpen = false;
@@ -79,9 +90,19 @@ export function createPolling(opts: PollingOptions): Polling {
   });
   bot.use(async (ctx) => {
     if (stopping.signal.aborted) throw new PollingStopped();
-    const { signal } = stopping;
-    lanes.add(ctx.update, () => opts.handle(ctx.update, signal));
+    const chat = chatOf(ctx.update);
+    const key = albumKeyOf(ctx.update);
+    const held = albums.get(chat);
+    if (key && held?.key === key && held.updates.length < ALBUM_MAX_PARTS) held.updates.push(ctx.update);
+    else {
+      if (held) enqueue(held.updates);
+      albums.delete(chat);
+      if (key) albums.set(chat, { key, updates: [ctx.update] });
+      else enqueue([ctx.update]);
+    }
     if (batchEnd !== null && ctx.update.update_id !== batchEnd) return;
+    for (const album of albums.values()) enqueue(album.updates);
+    albums.clear();
     await lanes.idle();
     const failed = lanes.takeFailures();
     // Not all in the inbox: the batch must stay unconfirmed.
@@ -103,6 +124,7 @@ export function createPolling(opts: PollingOptions): Polling {
       stopping = new AbortController();
       started = false;
       lanes.takeFailures(); // a stopped run's: already answered by that run's end
+      albums.clear(); // a stopped run's unconfirmed parts: Telegram hands them out again
       let ready!: () => void;
       const readyOrFailed = new Promise<void>((r) => {
         ready = r;

@@ -16,7 +16,7 @@ export interface UpdateLanes {
 }
 
 /** The chat an update belongs to ('' for kinds without one: they share a lane). */
-function chatOf(update: unknown): string {
+export function chatOf(update: unknown): string {
   type Chatty = { chat?: { id?: unknown } };
   const u = update as { message?: Chatty; channel_post?: Chatty; callback_query?: { message?: Chatty } };
   const id = u.message?.chat?.id ?? u.channel_post?.chat?.id ?? u.callback_query?.message?.chat?.id;
