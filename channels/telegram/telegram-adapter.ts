@@ -21,10 +21,10 @@ import {
 } from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
-import { telegramDialect } from './dialect.ts';
-import { toTelegramHtml } from './telegram-html.ts';
 import { createAlbumCollector } from './album-collector.ts';
+import { telegramDialect } from './dialect.ts';
 import { type AlbumPart, albumKeyOf, createAlbumLedger, mergeAlbum } from './telegram-album.ts';
+import { toTelegramHtml } from './telegram-html.ts';
 import { type BotIdentity, type ParsedUpdate, parseUpdate } from './telegram-inbound.ts';
 import { createTelegramMedia } from './telegram-media.ts';
 import { createPolling } from './telegram-polling.ts';

@@ -23,7 +23,9 @@ export interface AlbumPart {
 /** `<chat>:<media_group_id>` for a message that is part of an album; null for anything else. */
 export function albumKeyOf(update: unknown): string | null {
   const u = update as { message?: unknown; channel_post?: unknown } | null;
-  const m = (u?.message ?? u?.channel_post) as { chat?: { id?: unknown }; media_group_id?: unknown } | undefined;
+  const m = (u?.message ?? u?.channel_post) as
+    | { chat?: { id?: unknown }; media_group_id?: unknown }
+    | undefined;
   const group = m?.media_group_id;
   const chat = m?.chat?.id;
   if (typeof group !== 'string' || !group || group.length > 256 || typeof chat !== 'number') return null;

@@ -54,6 +54,8 @@ export interface TelegramState {
   /** Queues an update (a new id unless `updateId`); `redeliver` hands it out again even if confirmed. */
   injectUpdate(body: TgUpdateBody, opts?: { updateId?: number; redeliver?: boolean }): number;
   injectMessage(opts: InjectMessageOptions): { updateId: number; message: TgMessage };
+  /** Runs `inject` with waiting getUpdates held back, so what it queues goes out in one batch (an album). */
+  together<T>(inject: () => T): T;
   /** A press on a button of one of the bot's messages. */
   injectCallback(opts: { message: TgMessage; from: number | TgUser; data: string }): {
     updateId: number;
@@ -86,6 +88,10 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
   let nextCallbackId = 1;
   let confirmedOffset = 0;
   let webhook: Record<string, unknown> | null = null;
+  let holding = 0;
+  const notify = () => {
+    if (!holding) for (const l of listeners) l();
+  };
 
   const chatOf = (id: unknown): TgChat | null => {
     const n = Number(id);
@@ -112,8 +118,17 @@ export function createTelegramState(opts: { botUsername: string }): TelegramStat
       const update_id = o.updateId ?? nextUpdateId++;
       nextUpdateId = Math.max(nextUpdateId, update_id + 1);
       queue.push({ update_id, redeliver: o.redeliver ?? false, body });
-      for (const l of listeners) l();
+      notify();
       return update_id;
+    },
+    together(inject) {
+      holding++;
+      try {
+        return inject();
+      } finally {
+        holding--;
+        notify();
+      }
     },
     injectMessage(o) {
       const chat = typeof o.chat === 'number' ? chatFor(o.chat) : o.chat;
