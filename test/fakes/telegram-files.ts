@@ -28,8 +28,11 @@ export interface AddFileOptions {
   claimedSize?: number;
 }
 
-/** How the next download of a path ('*' for any) fails: an HTTP status, or held until the client gives up. */
-export type DownloadFailure = { status: number } | { hang: true };
+/**
+ * How the next download of a path ('*' for any) fails: an HTTP status, held until the client gives up, or
+ * served only once `until` resolves (a slow download the test controls).
+ */
+export type DownloadFailure = { status: number } | { hang: true } | { until: Promise<void> };
 
 /** A file sent with sendPhoto / sendDocument / sendVoice. */
 export interface Upload {
@@ -62,6 +65,21 @@ export function createTelegramFiles() {
   const uploads: Upload[] = [];
   let next = 1;
 
+  /** The file's bytes: 404 like Telegram for an unknown path or token (a closed request gets nothing). */
+  function serveFile(tokenOk: boolean, path: string, res: ServerResponse): void {
+    if (res.destroyed) return;
+    const file = [...files.values()].find((f) => f.file_path === path);
+    if (!tokenOk || !file) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify(apiError(404, 'Not Found')));
+    }
+    res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': file.bytes.byteLength,
+    });
+    res.end(file.bytes);
+  }
+
   return {
     uploads,
     addFile(o: AddFileOptions): FakeTgFile {
@@ -90,27 +108,19 @@ export function createTelegramFiles() {
       const { bytes: _bytes, ...info } = file;
       return ok(info);
     },
-    /** GET /file/bot<token>/<path>: 404 like Telegram for an unknown path or token. */
+    /** GET /file/bot<token>/<path>, counted; failed or held as failDownload asked. */
     serve(tokenOk: boolean, path: string, res: ServerResponse): void {
       downloads.set(path, (downloads.get(path) ?? 0) + 1);
       const at = failures.findIndex((f) => f.path === path || f.path === '*');
       const failure = at >= 0 ? failures.splice(at, 1)[0]?.failure : undefined;
-      if (failure && 'hang' in failure) {
+      if (failure && ('hang' in failure || 'until' in failure)) {
         hanging.add(res);
         res.on('close', () => hanging.delete(res));
+        if ('until' in failure) void failure.until.then(() => serveFile(tokenOk, path, res));
         return;
       }
       if (failure) return void res.writeHead(failure.status, { 'content-type': 'text/plain' }).end('refused');
-      const file = [...files.values()].find((f) => f.file_path === path);
-      if (!tokenOk || !file) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        return void res.end(JSON.stringify(apiError(404, 'Not Found')));
-      }
-      res.writeHead(200, {
-        'content-type': 'application/octet-stream',
-        'content-length': file.bytes.byteLength,
-      });
-      res.end(file.bytes);
+      serveFile(tokenOk, path, res);
     },
     /** A multipart upload: the file part the method's field points at (`attach://<part>`), recorded. */
     upload(
