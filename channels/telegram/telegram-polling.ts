@@ -11,15 +11,21 @@
 // which confirms the batch, still goes out only once every update of it is in the inbox.
 //
 // An album's parts (consecutive in a batch) are handed over together, as one lane entry: they are held until the
-// chat's next update that is not one of them, or the batch's end (no part can come before the next getUpdates,
-// so nothing waits longer). A part in a later batch becomes its own event (telegram-album.ts).
+// chat's next update that is not one of them, or the batch's end. An album that ends its batch may go on in the
+// next one, which grammy fetches only once this batch is in the inbox: so its later parts are looked for with
+// getUpdates from the batch's first update (which confirms nothing new), for a short, bounded wait. A part that
+// still comes later becomes its own event (telegram-album.ts); grammy's next batch hands the looked-ahead parts
+// again, and the album ledger drops them.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Bot, GrammyError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
-import { ALBUM_MAX_PARTS, albumKeyOf } from './telegram-album.ts';
+import { ALBUM_MAX_PARTS, ALBUM_MAX_WAIT_MS, ALBUM_QUIET_MS, albumKeyOf } from './telegram-album.ts';
 import { chatOf, createUpdateLanes } from './update-lanes.ts';
+
+/** How often the next batch is looked at for an open album's later parts. */
+const LOOK_AHEAD_EVERY_MS = 100;
 
 /** Thrown by the handler for an update that arrives while stopping: it stays unconfirmed for the next holder. */
 class PollingStopped extends Error {
@@ -66,9 +72,51 @@ export function createPolling(opts: PollingOptions): Polling {
   };
   /** update_id of the last update of the batch grammy is handling; null: unknown, each update is awaited. */
   let batchEnd: number | null = null;
+  /** update_id of the batch's first update: looking ahead from it confirms nothing the batch has not. */
+  let batchStart: number | null = null;
   let longPollOpen = false;
   let started = false;
   let onLongPoll: (() => void) | null = null;
+  let lookingAhead = false;
+
+  /** Adds the next batch's parts of the albums still open at this batch's end, for a short, bounded wait. */
+  async function gatherLateParts(signal: AbortSignal): Promise<void> {
+    if (batchStart === null || batchEnd === null) return;
+    const [from, end] = [batchStart, batchEnd];
+    const deadline = Date.now() + ALBUM_MAX_WAIT_MS;
+    let quietUntil = Date.now() + ALBUM_QUIET_MS;
+    let seen = end;
+    lookingAhead = true;
+    try {
+      while (albums.size && !signal.aborted && Date.now() < Math.min(quietUntil, deadline)) {
+        const updates = await bot.api.getUpdates({
+          offset: from,
+          timeout: 0,
+          allowed_updates: opts.allowedUpdates as never,
+        });
+        for (const update of updates) {
+          if (update.update_id <= seen) continue;
+          seen = update.update_id;
+          const chat = chatOf(update);
+          const held = albums.get(chat);
+          if (!held) continue; // another chat's: grammy's next batch brings it
+          if (albumKeyOf(update) === held.key && held.updates.length < ALBUM_MAX_PARTS) {
+            held.updates.push(update);
+            quietUntil = Date.now() + ALBUM_QUIET_MS;
+          } else {
+            // The chat went on with something else: its album is complete.
+            enqueue(held.updates);
+            albums.delete(chat);
+          }
+        }
+        if (albums.size) await sleep(LOOK_AHEAD_EVERY_MS, undefined, { signal }).catch(() => {});
+      }
+    } catch (err) {
+      logger.debug({ err: errorMessage(err) }, "looking for an album's later parts failed");
+    } finally {
+      lookingAhead = false;
+    }
+  }
 
   // Marks when grammy's loop sits in a long poll (the one moment bot.stop() confirms nothing unreceived), and
   // notes each batch's last update.
@@ -82,7 +130,10 @@ export function createPolling(opts: PollingOptions): Polling {
     try {
       const res = await prev(method, payload, signal);
       const updates = res.ok ? (res.result as { update_id: number }[]) : [];
-      batchEnd = updates.at(-1)?.update_id ?? null;
+      if (!lookingAhead) {
+        batchEnd = updates.at(-1)?.update_id ?? null;
+        batchStart = updates[0]?.update_id ?? null;
+      }
       return res;
     } finally {
       if (longPoll) longPollOpen = false;
@@ -101,6 +152,7 @@ export function createPolling(opts: PollingOptions): Polling {
       else enqueue([ctx.update]);
     }
     if (batchEnd !== null && ctx.update.update_id !== batchEnd) return;
+    if (albums.size) await gatherLateParts(stopping.signal);
     for (const album of albums.values()) enqueue(album.updates);
     albums.clear();
     await lanes.idle();

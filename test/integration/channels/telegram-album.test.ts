@@ -140,6 +140,31 @@ describe('telegram albums by long polling', () => {
     expect(askedOf(h.server.requests[1] as RecordedRequest)).toBe('@baton_test_bot and now?');
   });
 
+  it('looks ahead for the parts of an album that ends its batch, without confirming it', async () => {
+    const files = addPhotos('e');
+    let first: { updateId: number; message: TgMessage } | undefined;
+    let later: { updateId: number; message: TgMessage }[] = [];
+    let lookedFrom: unknown;
+    // The rest of the album is queued the moment the adapter first looks past the batch holding the first part.
+    tg.onCall((c) => {
+      if (!first || later.length || c.method !== 'getUpdates' || c.params.timeout !== 0) return;
+      lookedFrom = c.params.offset;
+      later = sendAlbum(54, 'g-54', files.slice(1));
+    });
+    [first] = sendAlbum(54, 'g-54', files.slice(0, 1), { 0: 'three, one by one' });
+    await replies(54, 1);
+    expect(later).toHaveLength(2);
+    expect(lookedFrom).toBe(first?.updateId); // confirms nothing of the batch
+    expect(h.server.requests).toHaveLength(1);
+    expect(partsOf(0).filter((p) => p.type === 'image')).toEqual([1, 2, 3].map((n) => image(jpeg(n))));
+    // grammy's next batch hands the looked-ahead parts again: nothing more starts.
+    await waitFor(() => tg.pending(0, 100).length === 0, 20_000, 'every part confirmed');
+    tg.injectMessage({ chat: 54, from: 7, text: 'next' });
+    await replies(54, 2);
+    expect(h.server.requests.map(askedOf).at(-1)).toBe('next');
+    expect(h.server.requests).toHaveLength(2);
+  });
+
   it('makes a part that arrives after its album was handed over a turn of its own', async () => {
     const [a, b] = addPhotos('d') as [FakeTgFile, FakeTgFile];
     const [early] = sendAlbum(53, 'g-53', [a], { 0: 'two coming' });
