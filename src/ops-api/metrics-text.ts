@@ -32,6 +32,7 @@ export async function renderMetrics(s: MetricsSources): Promise<string> {
       'Config errors of the loaded file; sections with errors are dropped.',
       [{ labels: {}, value: configErrors }],
     ),
+    ...processGauges(),
   ];
   if (!redis.ok) return parts.join('');
 
@@ -64,4 +65,20 @@ export async function renderMetrics(s: MetricsSources): Promise<string> {
     if (!r.ok) s.logger.warn({ err: s.redact(r.error) }, `metrics: ${what} unavailable`);
   }
   return parts.join('');
+}
+
+/** This process's memory, under the names Prometheus' Node.js clients use (the gateway's own process). */
+function processGauges(): string[] {
+  const mem = process.memoryUsage();
+  return [
+    renderGauge('process_resident_memory_bytes', 'Resident memory size of this process in bytes.', [
+      { labels: {}, value: mem.rss },
+    ]),
+    renderGauge('nodejs_heap_size_total_bytes', 'V8 heap size of this process in bytes.', [
+      { labels: {}, value: mem.heapTotal },
+    ]),
+    renderGauge('nodejs_heap_size_used_bytes', 'V8 heap used by this process in bytes.', [
+      { labels: {}, value: mem.heapUsed },
+    ]),
+  ];
 }
