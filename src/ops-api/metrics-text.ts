@@ -67,17 +67,17 @@ export async function renderMetrics(s: MetricsSources): Promise<string> {
   return parts.join('');
 }
 
-/** This process's memory, under the names Prometheus' Node.js clients use (the gateway's own process). */
+/** This process's memory, the process serving the scrape (a gateway's own, not the fleet's). */
 function processGauges(): string[] {
   const mem = process.memoryUsage();
   return [
-    renderGauge('process_resident_memory_bytes', 'Resident memory size of this process in bytes.', [
+    renderGauge('baton_process_resident_memory_bytes', 'Resident memory size of this process in bytes.', [
       { labels: {}, value: mem.rss },
     ]),
-    renderGauge('nodejs_heap_size_total_bytes', 'V8 heap size of this process in bytes.', [
+    renderGauge('baton_process_heap_total_bytes', 'V8 heap size of this process in bytes.', [
       { labels: {}, value: mem.heapTotal },
     ]),
-    renderGauge('nodejs_heap_size_used_bytes', 'V8 heap used by this process in bytes.', [
+    renderGauge('baton_process_heap_used_bytes', 'V8 heap used by this process in bytes.', [
       { labels: {}, value: mem.heapUsed },
     ]),
   ];

@@ -87,7 +87,7 @@ ${body}`,
     rssMb: () => rssMbOf(child.pid ?? 0),
     async heapUsedMb() {
       const text = await (await fetch(`${opsUrl}/metrics`)).text();
-      const m = /^nodejs_heap_size_used_bytes (\d+)/m.exec(text);
+      const m = /^baton_process_heap_used_bytes (\d+)/m.exec(text);
       return m ? Number(m[1]) / 2 ** 20 : Number.NaN;
     },
     logBytes: () => bytes,
