@@ -77,7 +77,7 @@ async function runUntilStopped(
   const live = createLiveConfig(config);
   // What /healthz reports: the diagnostics of the load in effect, replaced by each applied reload.
   let inEffect: ConfigDiagnostics = loaded;
-  const adapters = role === 'worker' ? [] : createChannelAdapters(config, logger);
+  const adapters = role === 'worker' ? [] : await createChannelAdapters(config, logger);
   const roles: Role[] = [];
   let opsUrl: string | null = null;
   if (role !== 'worker') {
