@@ -82,7 +82,9 @@ export async function measureProcessLane(
     const idleRssMb = baton.rssMb();
     const clock = createTelegramClock(tg);
     // The floor and baton alternate in the same minutes: echo bot, raw BullMQ, model call, then baton.
-    const echo = await measureEchoBot(tg, { turns: 300, chat: 9 });
+    // The echo bot on a fake of its own: a fake's updates go to every bot polling it, and baton polls this one.
+    const echoTg = await startFakeTelegram();
+    const echo = await measureEchoBot(echoTg, { turns: 300, chat: 9 }).finally(() => echoTg.close());
     const raw = await measureRawBullmq(url, { latencyJobs: 300, throughputJobs: 10, concurrency: 16 });
     const modelCallP50Ms = await modelCallP50(model.openaiBaseUrl, 300);
 
