@@ -15,6 +15,8 @@ export interface BatonChild {
   opsUrl: string;
   /** Resident memory of the baton process, MB (Linux `/proc`). */
   rssMb(): number;
+  /** CPU time (user + system) the baton process has used, ms (Linux `/proc`, 10 ms ticks). */
+  cpuMs(): number;
   /** V8 heap used, MB, as the process reports it on `/metrics`. */
   heapUsedMb(): Promise<number>;
   /** Bytes the process wrote to stdout and stderr (its log lines). */
@@ -85,6 +87,7 @@ ${body}`,
     prefix,
     opsUrl,
     rssMb: () => rssMbOf(child.pid ?? 0),
+    cpuMs: () => cpuMsOf(child.pid ?? 0),
     async heapUsedMb() {
       const text = await (await fetch(`${opsUrl}/metrics`)).text();
       const m = /^baton_process_heap_used_bytes (\d+)/m.exec(text);
@@ -106,4 +109,11 @@ export function rssMbOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN);
   return kb / 1024;
+}
+
+/** utime + stime of `pid` in ms (fields 14 and 15 of /proc/<pid>/stat, in clock ticks of 10 ms). */
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }

@@ -27,6 +27,8 @@ export interface ProcessLaneFigures {
   burstRssMb: number;
   burstHeapUsedMb: number;
   webOnlyIdleRssMb: number;
+  /** CPU time the baton process spent per sequential Telegram turn (the latency loop), ms. */
+  cpuMsPerTurn: number;
   /** Bytes of log the process wrote per Telegram turn (default level). */
   logBytesPerTurn: number;
 }
@@ -89,10 +91,13 @@ export async function measureProcessLane(
     const modelCallP50Ms = await modelCallP50(model.openaiBaseUrl, 300);
 
     const latencies: number[] = [];
+    let cpuAtStart = 0;
     for (let i = 0; i < 50 + opts.latencyTurns; i++) {
+      if (i === 50) cpuAtStart = baton.cpuMs();
       const ms = await clock.roundTrip(1, `l${i}`);
       if (i >= 50) latencies.push(ms); // warm-up: connections, scripts and JIT
     }
+    const cpuMsPerTurn = (baton.cpuMs() - cpuAtStart) / opts.latencyTurns;
     const logBefore = baton.logBytes();
     await closedLoops(opts.chats, 3, (c, i) => clock.roundTrip(100 + c, `w${i}`));
     const turnsPerSec = await closedLoops(opts.chats, opts.perChat, (c, i) =>
@@ -122,6 +127,7 @@ export async function measureProcessLane(
       burstRssMb,
       burstHeapUsedMb,
       webOnlyIdleRssMb,
+      cpuMsPerTurn,
       logBytesPerTurn,
     };
   } finally {

@@ -155,7 +155,12 @@ add({
   target: '≤ 2× floor',
   met: proc.p50Ms <= 2 * proc.floorMs,
 });
-add({ measure: 'baton start: Telegram update→sendMessage p99', value: proc.p99Ms, unit: 'ms' });
+add({
+  measure: 'baton start: Telegram update→sendMessage p99',
+  value: proc.p99Ms,
+  unit: 'ms',
+  ratio: `the baton process's CPU per sequential turn: ${round(proc.cpuMsPerTurn)} ms`,
+});
 add({ measure: 'baton start: Telegram throughput, 50 chats', value: proc.turnsPerSec, unit: 'turns/s' });
 add({
   measure: 'baton start: resident memory after a 1,000-message burst',
