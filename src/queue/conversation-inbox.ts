@@ -14,11 +14,18 @@ import { runningTurnsKey } from '../fleet/running-turns.ts';
 import type { ChatMessage } from '../providers/types.ts';
 import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
 import { sessionIndexKey, sessionIndexMember } from '../session/session-index.ts';
-import { inboxKeys, liveTurnKey, outboxStreamKey, replyIdempotencyKey, replySentKey } from './names.ts';
+import {
+  inboxKeys,
+  liveTurnKey,
+  outboxStreamKey,
+  replyIdempotencyKey,
+  replySentKey,
+  TURNS_QUEUE,
+} from './names.ts';
 import { outboxEntryArgs } from './outbox-entry.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
-const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-6.lua'));
+const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-7.lua'));
 const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
 const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-9.lua'));
 
@@ -68,6 +75,11 @@ export interface ConversationInbox {
 /** BullMQ job ids may not contain ':'; conversation ids do, so jobs use a digest. */
 export function conversationJobId(conversation: string): string {
   return `conv-${createHash('sha1').update(conversation).digest('hex')}`;
+}
+
+/** The Redis hash BullMQ keeps for the conversation's drain job while it exists (`<prefix>:<queue>:<job id>`). */
+function drainJobKey(prefix: string, conversation: string): string {
+  return `${prefix}:${TURNS_QUEUE}:${conversationJobId(conversation)}`;
 }
 
 /** A turn's id: the platform event it answers (history and reply idempotency key). */
@@ -134,6 +146,7 @@ export function createConversationInbox(
           seqKey(conversation),
           replySentKey(prefix, conversation),
           sessionIndexKey(prefix),
+          drainJobKey(prefix, conversation),
         ],
         [
           DEDUPE_TTL_SECS,
@@ -145,6 +158,7 @@ export function createConversationInbox(
         ],
       );
       const length = Number(res);
+      // -1: the drain job that emptied the inbox is finishing; its completion re-kicks (turn-worker.ts).
       return length === 0 ? 'duplicate' : length === 1 ? 'first' : 'queued';
     },
     async head(conversation) {
