@@ -68,6 +68,8 @@ export interface ConversationInbox {
    */
   settle(conversation: string, event: QueuedMessage, turn: SettledTurn): Promise<QueuedMessage | null>;
   pending(conversation: string): Promise<number>;
+  /** Events are waiting and no drain job exists for them (one that exists reaches them or re-kicks). */
+  needsKick(conversation: string): Promise<boolean>;
   /** Conversations that have events waiting (for the sweeper). */
   activeConversations(): Promise<string[]>;
 }
@@ -199,6 +201,14 @@ export function createConversationInbox(
       return readable(conversation, next === '' ? null : next);
     },
     pending: (conversation) => redis.llen(inboxKey(conversation)),
+    async needsKick(conversation) {
+      // One round trip: both leave in the same auto-pipelined write.
+      const [waiting, job] = await Promise.all([
+        redis.llen(inboxKey(conversation)),
+        redis.exists(drainJobKey(prefix, conversation)),
+      ]);
+      return waiting > 0 && job === 0;
+    },
     activeConversations: () => redis.smembers(activeKey),
   };
 }

@@ -1,4 +1,5 @@
 // The conversation inbox on real Redis: an unreadable head is dropped with a log line, not retried forever.
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
 import { createTurnQueue } from '../../../src/queue/turn-queue.ts';
@@ -41,6 +42,9 @@ describe('conversation inbox', () => {
       });
       // The inbox is empty again, but the job is still there (finishing): its completion re-kicks.
       expect(await inbox.accept(conversation, event('k2', 'two'))).toBe('queued');
+      expect(await inbox.needsKick(conversation)).toBe(false); // the job in charge reaches it
+      await redis.del(`${prefix}:turns:conv-${createHash('sha1').update(conversation).digest('hex')}`);
+      expect(await inbox.needsKick(conversation)).toBe(true); // the job is gone: someone must kick
     } finally {
       await turns.close();
     }
