@@ -80,8 +80,10 @@ function processGauges(): string[] {
     renderGauge('baton_process_heap_used_bytes', 'V8 heap used by this process in bytes.', [
       { labels: {}, value: mem.heapUsed },
     ]),
-    renderGauge('baton_process_external_bytes', 'Memory of C++ objects bound to V8 objects (Buffers) in bytes.', [
-      { labels: {}, value: mem.external },
-    ]),
+    renderGauge(
+      'baton_process_external_bytes',
+      'Memory of C++ objects bound to V8 objects (Buffers) in bytes.',
+      [{ labels: {}, value: mem.external }],
+    ),
   ];
 }
