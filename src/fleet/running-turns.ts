@@ -40,8 +40,10 @@ export function createRunningTurns(
     async markRunning(sessionKey, runId, workerId, rootRunId) {
       const mark = JSON.stringify({ runId, workerId, ...(rootRunId ? { rootRunId } : {}) });
       const [channel, change] = changeArgs(prefix, 'sessions', sessionKey);
-      // One round trip: the open dashboard pages learn of the turn with the mark.
-      await redis.multi().hset(key, sessionKey, mark).publish(channel, change).exec();
+      // One round trip, and no write of its own: both leave in the connection's next auto-pipelined batch (a
+      // MULTI is written at once), and the open dashboard pages learn of the turn with the mark. The publish only
+      // tells pages to re-read, so it needs no transaction with the mark it follows.
+      await Promise.all([redis.hset(key, sessionKey, mark), redis.publish(channel, change)]);
     },
     async markDone(sessionKey, runId) {
       // Only the run that marked it clears it (a later turn of the same session may already be running).

@@ -32,6 +32,7 @@ export async function renderMetrics(s: MetricsSources): Promise<string> {
       'Config errors of the loaded file; sections with errors are dropped.',
       [{ labels: {}, value: configErrors }],
     ),
+    ...processGauges(),
   ];
   if (!redis.ok) return parts.join('');
 
@@ -64,4 +65,25 @@ export async function renderMetrics(s: MetricsSources): Promise<string> {
     if (!r.ok) s.logger.warn({ err: s.redact(r.error) }, `metrics: ${what} unavailable`);
   }
   return parts.join('');
+}
+
+/** This process's memory, the process serving the scrape (a gateway's own, not the fleet's). */
+function processGauges(): string[] {
+  const mem = process.memoryUsage();
+  return [
+    renderGauge('baton_process_resident_memory_bytes', 'Resident memory size of this process in bytes.', [
+      { labels: {}, value: mem.rss },
+    ]),
+    renderGauge('baton_process_heap_total_bytes', 'V8 heap size of this process in bytes.', [
+      { labels: {}, value: mem.heapTotal },
+    ]),
+    renderGauge('baton_process_heap_used_bytes', 'V8 heap used by this process in bytes.', [
+      { labels: {}, value: mem.heapUsed },
+    ]),
+    renderGauge(
+      'baton_process_external_bytes',
+      'Memory of C++ objects bound to V8 objects (Buffers) in bytes.',
+      [{ labels: {}, value: mem.external }],
+    ),
+  ];
 }

@@ -20,12 +20,13 @@ import {
   outboxStreamKey,
   replyIdempotencyKey,
   replySentKey,
+  TURNS_QUEUE,
   turnFilesKey,
 } from './names.ts';
 import { outboxEntryArgs } from './outbox-entry.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
-const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-6.lua'));
+const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-7.lua'));
 const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
 const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-10.lua'));
 
@@ -68,6 +69,8 @@ export interface ConversationInbox {
    */
   settle(conversation: string, event: QueuedMessage, turn: SettledTurn): Promise<QueuedMessage | null>;
   pending(conversation: string): Promise<number>;
+  /** Events are waiting and no drain job exists for them (one that exists reaches them or re-kicks). */
+  needsKick(conversation: string): Promise<boolean>;
   /** Conversations that have events waiting (for the sweeper). */
   activeConversations(): Promise<string[]>;
 }
@@ -75,6 +78,11 @@ export interface ConversationInbox {
 /** BullMQ job ids may not contain ':'; conversation ids do, so jobs use a digest. */
 export function conversationJobId(conversation: string): string {
   return `conv-${createHash('sha1').update(conversation).digest('hex')}`;
+}
+
+/** The Redis hash BullMQ keeps for the conversation's drain job while it exists (`<prefix>:<queue>:<job id>`). */
+function drainJobKey(prefix: string, conversation: string): string {
+  return `${prefix}:${TURNS_QUEUE}:${conversationJobId(conversation)}`;
 }
 
 /** A turn's id: the platform event it answers (history and reply idempotency key). */
@@ -141,6 +149,7 @@ export function createConversationInbox(
           seqKey(conversation),
           replySentKey(prefix, conversation),
           sessionIndexKey(prefix),
+          drainJobKey(prefix, conversation),
         ],
         [
           DEDUPE_TTL_SECS,
@@ -152,6 +161,7 @@ export function createConversationInbox(
         ],
       );
       const length = Number(res);
+      // -1: the drain job that emptied the inbox is finishing; its completion re-kicks (turn-worker.ts).
       return length === 0 ? 'duplicate' : length === 1 ? 'first' : 'queued';
     },
     async head(conversation) {
@@ -193,6 +203,14 @@ export function createConversationInbox(
       return readable(conversation, next === '' ? null : next);
     },
     pending: (conversation) => redis.llen(inboxKey(conversation)),
+    async needsKick(conversation) {
+      // One round trip: both leave in the same auto-pipelined write.
+      const [waiting, job] = await Promise.all([
+        redis.llen(inboxKey(conversation)),
+        redis.exists(drainJobKey(prefix, conversation)),
+      ]);
+      return waiting > 0 && job === 0;
+    },
     activeConversations: () => redis.smembers(activeKey),
   };
 }

@@ -242,7 +242,8 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   const rekicks = new Set<Promise<void>>();
   const rekickIfPending = (conversation: string, onError: (err: unknown) => void) => {
     const kick = (async () => {
-      if ((await inbox.pending(conversation)) > 0) await opts.turns.kick(conversation);
+      // The finished job is already removed: a job that exists now was kicked since, and reaches the events.
+      if (await inbox.needsKick(conversation)) await opts.turns.kick(conversation);
     })()
       .catch(onError)
       .finally(() => rekicks.delete(kick));

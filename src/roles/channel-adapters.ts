@@ -1,9 +1,8 @@
 // Builds the platform adapters of the live channels ([channels.<type>.<alias>] enabled and used by an agent).
 // Adapters take plain options (they import only src/channel-host and src/core); the config mapping lives here.
+// A platform's adapter module (and so its library: grammy, discord.js, Bolt) is imported only when a live channel
+// needs it: discord.js and Bolt alone are tens of MB of heap in a process that never talks to Discord or Slack.
 
-import { createDiscordAdapter } from '../../channels/discord/discord-adapter.ts';
-import { createSlackAdapter } from '../../channels/slack/slack-adapter.ts';
-import { createTelegramAdapter } from '../../channels/telegram/telegram-adapter.ts';
 import { createWebAdapter } from '../../channels/web/web-adapter.ts';
 import { createWebChatHub, type WebChatHub } from '../../channels/web/web-hub.ts';
 import type { ChannelAdapter } from '../channel-host/types.ts';
@@ -18,12 +17,12 @@ type Factory<C extends ChannelConfig> = (
   cfg: C,
   logger: Logger,
   config: BatonConfig,
-) => ChannelAdapter | undefined;
+) => Promise<ChannelAdapter | undefined>;
 
 /** One entry per platform whose adapter is in this build. */
 const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig, { type: T }>> } = {
-  slack: (cfg, logger) =>
-    createSlackAdapter({
+  slack: async (cfg, logger) =>
+    (await import('../../channels/slack/slack-adapter.ts')).createSlackAdapter({
       alias: cfg.alias,
       botToken: cfg.bot_token ?? '',
       appToken: cfg.app_token,
@@ -33,8 +32,8 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
       threadReplies: cfg.thread_replies,
       logger,
     }),
-  telegram: (cfg, logger) =>
-    createTelegramAdapter({
+  telegram: async (cfg, logger) =>
+    (await import('../../channels/telegram/telegram-adapter.ts')).createTelegramAdapter({
       alias: cfg.alias,
       botToken: cfg.bot_token ?? '',
       apiBaseUrl: cfg.api_base_url,
@@ -45,8 +44,8 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
           : undefined,
       logger,
     }),
-  discord: (cfg, logger, config) =>
-    createDiscordAdapter({
+  discord: async (cfg, logger, config) =>
+    (await import('../../channels/discord/discord-adapter.ts')).createDiscordAdapter({
       alias: cfg.alias,
       botToken: cfg.bot_token ?? '',
       apiBaseUrl: cfg.api_base_url,
@@ -58,7 +57,12 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
     }),
 };
 
-function build(cfg: ChannelConfig, logger: Logger, web: () => WebChatHub, config: BatonConfig) {
+async function build(
+  cfg: ChannelConfig,
+  logger: Logger,
+  web: () => WebChatHub,
+  config: BatonConfig,
+): Promise<ChannelAdapter | undefined> {
   const log = logger.child({ channel: cfg.key });
   switch (cfg.type) {
     case 'web':
@@ -81,15 +85,18 @@ function build(cfg: ChannelConfig, logger: Logger, web: () => WebChatHub, config
   }
 }
 
-export function createChannelAdapters(config: BatonConfig, logger: Logger): ChannelAdapter[] {
+export async function createChannelAdapters(config: BatonConfig, logger: Logger): Promise<ChannelAdapter[]> {
   let hub: WebChatHub | undefined;
   const web = () => {
     hub ??= createWebChatHub({ redisUrl: config.redis.url, prefix: config.redis.prefix, logger });
     return hub;
   };
-  return liveChannelKeys(config).flatMap((key) => {
+  const adapters: ChannelAdapter[] = [];
+  // In config order, one at a time: the web chats share the hub the first of them creates.
+  for (const key of liveChannelKeys(config)) {
     const cfg = channelOf(config, key);
-    const adapter: ChannelAdapter | undefined = cfg ? build(cfg, logger, web, config) : undefined;
-    return adapter ? [adapter] : [];
-  });
+    const adapter = cfg ? await build(cfg, logger, web, config) : undefined;
+    if (adapter) adapters.push(adapter);
+  }
+  return adapters;
 }

@@ -8,6 +8,7 @@ import type { ConfigDiagnostics } from '../ops-api/health.ts';
 import { createChannelAdapters } from './channel-adapters.ts';
 import { startConfigReload } from './config-reload.ts';
 import { startGatewayRole } from './gateway-role.ts';
+import { boundHeapGrowth } from './heap-growth.ts';
 import { shuttingDown, stopped } from './role-messages.ts';
 import { startupSummary } from './startup-summary.ts';
 import { type StopSignals, watchStopSignals } from './stop-signals.ts';
@@ -65,6 +66,8 @@ async function runUntilStopped(
     return 1;
   }
   const config = loaded.config;
+  // A long-running process: bound the garbage a burst may leave in the heap (heap-growth.ts).
+  boundHeapGrowth(io.env);
   const logger = createLogger({ secrets: config.secrets });
   // Resilient loading: a bad section is dropped and the rest starts, so operators can repair the file.
   for (const d of loaded.diagnostics)
@@ -77,7 +80,7 @@ async function runUntilStopped(
   const live = createLiveConfig(config);
   // What /healthz reports: the diagnostics of the load in effect, replaced by each applied reload.
   let inEffect: ConfigDiagnostics = loaded;
-  const adapters = role === 'worker' ? [] : createChannelAdapters(config, logger);
+  const adapters = role === 'worker' ? [] : await createChannelAdapters(config, logger);
   const roles: Role[] = [];
   let opsUrl: string | null = null;
   if (role !== 'worker') {

@@ -72,7 +72,7 @@ export async function measureApprovalRoundTrip(
     config,
     logger,
     redis,
-    adapters: [local, ...createChannelAdapters(config, logger)],
+    adapters: [local, ...(await createChannelAdapters(config, logger))],
     routes: { 'local.test': 'main' },
   });
   const mark = createMarkTool();

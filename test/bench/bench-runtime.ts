@@ -55,7 +55,7 @@ export async function startBenchRuntime(
   const local = createLocalChannel('test', 4000);
   const platforms: ChannelAdapter[] = [];
   if (opts.channelsToml !== undefined) {
-    platforms.push(...createChannelAdapters(config, logger));
+    platforms.push(...(await createChannelAdapters(config, logger)));
     if (platforms.length !== 1) throw new Error('bench: the platform channel did not start');
   }
   const gateway = await startGatewayRole({

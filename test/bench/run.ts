@@ -8,6 +8,7 @@ import { measureBatonTurns } from './baton-turns.ts';
 import { measureDashboardPages } from './dashboard-pages.ts';
 import { runDelegateBench } from './delegate-bench.ts';
 import { measureLiveLanes } from './live-lanes.ts';
+import { measureProcessLane } from './process-lane.ts';
 import { measureRawBullmq } from './raw-bullmq.ts';
 import { round } from './stats.ts';
 import { measureEchoBot } from './telegram-echo.ts';
@@ -142,6 +143,41 @@ add({
   met: approval.p99Ms <= 50,
 });
 
+process.stdout.write(
+  'baton start as its own process (default log level), Telegram on the fake, the fake model in its own process…\n',
+);
+const proc = await measureProcessLane(REDIS_URL);
+add({
+  measure: 'baton start: Telegram update→sendMessage p50',
+  value: proc.p50Ms,
+  unit: 'ms',
+  ratio: `${round(proc.p50Ms / proc.floorMs)}× the floor of ${round(proc.floorMs)} ms (echo ${round(proc.echoP50Ms)} + 2 × raw ${round(proc.rawP50Ms)} + model call ${round(proc.modelCallP50Ms)})`,
+  target: '≤ 2× floor',
+  met: proc.p50Ms <= 2 * proc.floorMs,
+});
+add({
+  measure: 'baton start: Telegram update→sendMessage p99',
+  value: proc.p99Ms,
+  unit: 'ms',
+  ratio: `the baton process's CPU per sequential turn: ${round(proc.cpuMsPerTurn)} ms`,
+});
+add({ measure: 'baton start: Telegram throughput, 50 chats', value: proc.turnsPerSec, unit: 'turns/s' });
+add({
+  measure: 'baton start: resident memory after a 1,000-message burst',
+  value: proc.burstRssMb,
+  unit: 'MB',
+  ratio: `heap used ${round(proc.burstHeapUsedMb)} MB; idle before the traffic ${round(proc.idleRssMb)} MB`,
+  target: '≤ 300 MB',
+  met: proc.burstRssMb <= 300,
+});
+add({
+  measure: 'baton start, web channel only: idle resident memory',
+  value: proc.webOnlyIdleRssMb,
+  unit: 'MB',
+  target: '≤ 150 MB',
+  met: proc.webOnlyIdleRssMb <= 150,
+});
+
 process.stdout.write('worker scaling, 20 ms model…\n');
 const scaling = await measureWorkerScaling(REDIS_URL);
 add({ measure: '1 worker process', value: scaling.oneWorkerTurnsPerSec, unit: 'turns/s' });
@@ -194,6 +230,7 @@ writeFileSync(
       baton,
       telegram: { echo, baton: viaTg, targetP50Ms: tgTargetMs, throughputShareOfLocal: tgShare },
       live,
+      process: proc,
       approval: { ...approval, targetP50Ms: 15, targetP99Ms: 50 },
       scaling,
       delegate,

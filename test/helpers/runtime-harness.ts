@@ -61,7 +61,7 @@ export async function createRuntimeHarness(
     redisUrl?: string;
     actions?: ActionHandler;
     /** Platform adapters beside the local channel, built from the loaded config (e.g. createChannelAdapters). */
-    adapters?: (config: BatonConfig, logger: Logger) => ChannelAdapter[];
+    adapters?: (config: BatonConfig, logger: Logger) => ChannelAdapter[] | Promise<ChannelAdapter[]>;
     /** Also start the platform adapters of the TOML's [channels] (through the runtime's factory table). */
     platformChannels?: boolean;
     /** Serve the gateway's HTTP server (ops API and channel webhooks) on a free loopback port. */
@@ -92,8 +92,8 @@ export async function createRuntimeHarness(
   const redis = testRedis(redisUrl);
   const local = createLocalChannel('test');
   const adapters = [
-    ...(opts.platformChannels ? createChannelAdapters(config, logger) : []),
-    ...(opts.adapters?.(config, logger) ?? []),
+    ...(opts.platformChannels ? await createChannelAdapters(config, logger) : []),
+    ...((await opts.adapters?.(config, logger)) ?? []),
   ];
   const gatewayConfig = opts.ops
     ? { ...config, gateway: { ...config.gateway, port: 0, api_token: opts.ops.apiToken } }

@@ -104,7 +104,7 @@ export async function startTelegramFleet(name: string, channelKeys = LIVE_KEYS):
     config,
     configText,
     async gateway() {
-      const inner = createChannelAdapters(config, logger).find((a) => a.key === KEY)!;
+      const inner = (await createChannelAdapters(config, logger)).find((a) => a.key === KEY)!;
       let writes = 0;
       const counted = async <T>(p: Promise<T>) => {
         const v = await p;

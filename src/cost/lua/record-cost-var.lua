@@ -9,22 +9,20 @@
 -- ARGV[9] ms to the end of the day, ARGV[10] ms to the end of the month
 -- Returns { day total, month total, day warned now (0/1), month warned now (0/1), unreadable keys... }
 -- (a total whose key is listed as unreadable is returned as 0).
--- A counter that is not an integer is checked first and left as it is: INCRBY would fail the script after
--- some totals were already added, and resetting it would forget spend. Every check that reads it refuses
--- (reserve-cost-var.lua fails closed), so leaving it costs no limit.
-local function readable(k)
-  local v = redis.pcall('GET', k)
-  return v == false or (type(v) == 'string' and #v <= 18 and string.match(v, '^%-?%d+$') ~= nil)
-end
+-- A counter that is not an integer is left as it is: INCRBY refuses it without a change (pcall, so the other
+-- totals are still added), and resetting it would forget spend. Every check that reads it refuses
+-- (reserve-cost-var.lua fails closed), so leaving it costs no limit. Only this script and the reserve script
+-- create the counters, each with its TTL, so the TTL is set when INCRBY created the key (the total is the
+-- amount added), not on every request.
 local usd = tonumber(ARGV[1])
 local bad = {}
 local function add(k, ttl)
-  if not readable(k) then
+  local total = redis.pcall('INCRBY', k, usd)
+  if type(total) ~= 'number' then
     bad[#bad + 1] = k
     return nil
   end
-  local total = redis.call('INCRBY', k, usd)
-  redis.call('EXPIRE', k, ttl)
+  if total == usd then redis.call('EXPIRE', k, ttl) end
   return total
 end
 local day = add(KEYS[1], ARGV[2])
@@ -35,7 +33,7 @@ if input > 0 or output > 0 then
   local a = redis.pcall('HINCRBY', KEYS[3], ARGV[4] .. ':input', input)
   local b = redis.pcall('HINCRBY', KEYS[3], ARGV[4] .. ':output', output)
   if type(a) == 'table' or type(b) == 'table' then bad[#bad + 1] = KEYS[3] end
-  redis.pcall('EXPIRE', KEYS[3], ARGV[2])
+  if a == input or b == output then redis.pcall('EXPIRE', KEYS[3], ARGV[2]) end
 end
 local function crossed(total, threshold, marker, ms)
   local t = tonumber(threshold)

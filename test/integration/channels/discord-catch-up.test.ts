@@ -51,8 +51,8 @@ external_peers = ["${ALICE}"]
 `);
   h = await createRuntimeHarness('discord-catch-up', toml, {
     // The runtime's own Discord adapter, with the gateway's host kept so the test can restart it.
-    adapters: (config, logger) => {
-      const found = createChannelAdapters(config, logger).find((a) => a.key === 'discord.test');
+    adapters: async (config, logger) => {
+      const found = (await createChannelAdapters(config, logger)).find((a) => a.key === 'discord.test');
       if (!found) throw new Error('no discord adapter');
       inner = found;
       const wrapped: ChannelAdapter = {

@@ -177,7 +177,7 @@ describe('telegram webhook mode', () => {
         ops: loaded,
         logger,
         redis: h.redis,
-        adapters: createChannelAdapters(config, logger),
+        adapters: await createChannelAdapters(config, logger),
       });
       // Both set the same webhook (idempotent).
       expect(tg.calls.filter((c) => c.method === 'setWebhook').map((c) => c.params.url)).toEqual([

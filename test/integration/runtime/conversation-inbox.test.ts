@@ -1,8 +1,10 @@
 // The conversation inbox on real Redis: an unreadable head is dropped with a log line, not retried forever.
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
+import { createTurnQueue } from '../../../src/queue/turn-queue.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
-import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 
 const redis = testRedis();
 const prefix = uniquePrefix('inbox');
@@ -25,6 +27,29 @@ const event = (eventId: string, text: string) => ({
 });
 
 describe('conversation inbox', () => {
+  it('an event into an empty inbox needs a kick, unless the drain job that emptied it still exists', async () => {
+    const inbox = createConversationInbox(redis, prefix, capturingLogger().logger);
+    const turns = createTurnQueue(REDIS_URL, prefix);
+    try {
+      const conversation = 'local.test:kick:';
+      expect(await inbox.accept(conversation, event('k1', 'one'))).toBe('first');
+      await turns.kick(conversation, 'main'); // its drain job, waiting: no worker runs here
+      const head = await inbox.head(conversation);
+      await inbox.settle(conversation, head!, {
+        to: { channel: 'local.test', chat: 'kick' },
+        text: 'ok',
+        turnId: 'k1',
+      });
+      // The inbox is empty again, but the job is still there (finishing): its completion re-kicks.
+      expect(await inbox.accept(conversation, event('k2', 'two'))).toBe('queued');
+      expect(await inbox.needsKick(conversation)).toBe(false); // the job in charge reaches it
+      await redis.del(`${prefix}:turns:conv-${createHash('sha1').update(conversation).digest('hex')}`);
+      expect(await inbox.needsKick(conversation)).toBe(true); // the job is gone: someone must kick
+    } finally {
+      await turns.close();
+    }
+  });
+
   it('drops unreadable events at the head and hands out the next readable one', async () => {
     const log = capturingLogger();
     const inbox = createConversationInbox(redis, prefix, log.logger);
