@@ -1,6 +1,9 @@
 // A Telegram album in webhook mode: its parts come as separate POSTs through the gateway's real HTTP server; they
 // are one turn, and each POST is answered only once that merged event is in the inbox.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSilentLogger } from '../../../src/core/logger.ts';
+import { createChannelAdapters } from '../../../src/roles/channel-adapters.ts';
+import { type GatewayRole, startGatewayRole } from '../../../src/roles/gateway-role.ts';
 import { lastUserPartsOf } from '../../fakes/model-requests.ts';
 import type { RecordedRequest } from '../../fakes/model-server.ts';
 import { type FakeTgFile, fileMessage } from '../../fakes/telegram-files.ts';
@@ -8,6 +11,7 @@ import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-serve
 import { messageUpdate, newUpdateId, postTelegramUpdate } from '../../fakes/telegram-webhook.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { loadTestConfig } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const SECRET = 'tg-album-secret_1';
@@ -117,6 +121,37 @@ describe('telegram albums in webhook mode', () => {
     expect(h.server.requests.map(askedOf).at(-1)).toBe('after');
     expect(h.server.requests).toHaveLength(2);
     for (const n of [1, 2, 3]) expect(tg.files.downloads(`photos/r_${n}.jpg`)).toBe(1);
+  });
+
+  it('starts nothing for an album redelivered to a gateway that never saw it (same event id, files reused)', async () => {
+    const files = photos('g');
+    const updates = albumUpdates(63, 'wg-63', files, 'elsewhere');
+    expect(await Promise.all(updates.map(post))).toEqual([200, 200, 200]);
+    await replies(63, 1);
+    const { config, load } = loadTestConfig(h.configText);
+    const logger = createSilentLogger();
+    let other: GatewayRole | null = null;
+    try {
+      other = await startGatewayRole({
+        config: { ...config, gateway: { ...config.gateway, port: 0 } },
+        ops: load,
+        logger,
+        redis: h.redis,
+        adapters: await createChannelAdapters(config, logger),
+      });
+      const viaOther = `${other.opsUrl}/telegram/hook/webhook`;
+      const statuses = await Promise.all(
+        updates.map((u) => postTelegramUpdate(viaOther, SECRET, u).then((r) => r.status)),
+      );
+      expect(statuses).toEqual([200, 200, 200]);
+    } finally {
+      await other?.close(1000);
+    }
+    expect(await post(messageUpdate({ chat: 63, from: 7, text: 'after' }))).toBe(200);
+    await replies(63, 2);
+    expect(h.server.requests.map(askedOf).at(-1)).toBe('after');
+    expect(h.server.requests).toHaveLength(2);
+    for (const n of [1, 2, 3]) expect(tg.files.downloads(`photos/g_${n}.jpg`)).toBe(1);
   });
 
   it('makes a part POSTed after its album was handed over a turn of its own', async () => {
