@@ -4,7 +4,6 @@
 // Rate limits: @grammyjs/auto-retry waits out short `retry_after`s (bounded attempts and delay); a longer one is
 // passed on as ChannelRateLimitError so the reply pump pauses the channel. The throttler plugin is not used:
 // its fixed per-chat spacing would delay every quick follow-up (spec/config.md §12, "Platform rate limits").
-import { setTimeout as sleep } from 'node:timers/promises';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
@@ -15,19 +14,17 @@ import {
   type ChannelAdapter,
   type ChannelHost,
   ChannelRateLimitError,
-  type InboundEvent,
   type MessageRef,
   type OutboundMessage,
 } from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
-import { createAlbumCollector } from './album-collector.ts';
 import { telegramDialect } from './dialect.ts';
-import { type AlbumPart, albumKeyOf, createAlbumLedger, mergeAlbum } from './telegram-album.ts';
 import { toTelegramHtml } from './telegram-html.ts';
-import { type BotIdentity, type ParsedUpdate, parseUpdate } from './telegram-inbound.ts';
+import type { BotIdentity } from './telegram-inbound.ts';
 import { createTelegramMedia } from './telegram-media.ts';
 import { createPolling } from './telegram-polling.ts';
+import { createTelegramReceiver } from './telegram-receive.ts';
 import { createWebhook } from './telegram-webhook.ts';
 
 /**
@@ -38,8 +35,6 @@ import { createWebhook } from './telegram-webhook.ts';
 export const TELEGRAM_MAX_MESSAGE_LENGTH = telegramDialect.capabilities.maxMessageLength;
 /** Update kinds asked for; anything else that still arrives is skipped. */
 const ALLOWED_UPDATES = ['message', 'channel_post', 'callback_query'] as const;
-/** Attempts for a button press whose handler keeps failing (a message is retried until it is in the inbox). */
-const ACTION_ATTEMPTS = 3;
 
 export interface TelegramAdapterOptions {
   alias: string;
@@ -105,7 +100,6 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
   );
   let host: ChannelHost | null = null;
   let me: BotIdentity | null = null;
-  const ledger = createAlbumLedger();
   const media = createTelegramMedia({
     bot,
     apiRoot,
@@ -117,81 +111,14 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
     mapSendError,
   });
 
-  /** Hands an event to the host; resolves once it is in the inbox (or refused), retrying while that fails. */
-  async function deliver(event: InboundEvent, stopping: AbortSignal): Promise<string | undefined> {
-    for (let attempt = 1; ; attempt++) {
-      if (!host || stopping.aborted) throw new Error('channel stopping');
-      try {
-        const result = await host.receive(event);
-        if (!result.accepted)
-          logger.debug({ event_id: event.eventId, reason: result.reason }, 'update not taken');
-        return result.accepted ? result.notice : undefined;
-      } catch (err) {
-        logger.warn(
-          { event_id: event.eventId, attempt, err: errorMessage(err) },
-          'handing update to baton failed',
-        );
-        if (event.kind === 'action' && attempt >= ACTION_ATTEMPTS) {
-          logger.error({ event_id: event.eventId }, 'button press dropped after its last attempt');
-          return undefined;
-        }
-        await sleep(Math.min(250 * 2 ** (attempt - 1), 5000), undefined, { signal: stopping }).catch(
-          () => {},
-        );
-      }
-    }
-  }
+  const receiver = createTelegramReceiver({
+    key,
+    bot,
+    logger,
+    host: () => host,
+    me: () => me,
+  });
 
-  /** Hands an album's parts over as one event (media groups: telegram-album.ts). */
-  async function deliverAlbum(parts: AlbumPart[], stopping: AbortSignal): Promise<void> {
-    const { fresh, underway } = ledger.split(parts);
-    if (fresh.length) {
-      const delivery = deliver(mergeAlbum(fresh), stopping).then(() => {});
-      ledger.track(fresh, delivery);
-      await delivery;
-    } else logger.debug({ parts: parts.length }, 'album parts already handed over');
-    await Promise.all(underway);
-  }
-
-  /** Handles one update, or an album's parts together; resolves once in the inbox (or deliberately skipped). */
-  async function handle(updates: readonly unknown[], stopping: AbortSignal): Promise<void> {
-    if (!me) throw new Error('telegram: update before getMe');
-    const parts: AlbumPart[] = [];
-    for (const update of updates) {
-      const parsed = parseUpdate(update, key, me);
-      if (parsed.kind === 'message' && parsed.album)
-        parts.push({ event: parsed.event, messageId: parsed.album.messageId });
-      else await handleOne(update, parsed, stopping);
-    }
-    if (parts.length) await deliverAlbum(parts, stopping);
-  }
-
-  async function handleOne(update: unknown, parsed: ParsedUpdate, stopping: AbortSignal): Promise<void> {
-    const updateId = (update as { update_id?: unknown }).update_id;
-    if (parsed.kind === 'skip')
-      return void logger.debug({ update_id: updateId, reason: parsed.reason }, 'update skipped');
-    if (parsed.kind === 'malformed') {
-      return void logger.warn(
-        { update_id: updateId, detail: parsed.detail },
-        'malformed telegram update skipped',
-      );
-    }
-    if (parsed.kind === 'action') {
-      // Always answered, with the handler's notice (an approval's ack) as its text; a failed answer is only logged.
-      let notice: string | undefined;
-      try {
-        notice = await deliver(parsed.event, stopping);
-      } finally {
-        await bot.api
-          .answerCallbackQuery(parsed.callbackId, notice ? { text: notice } : undefined)
-          .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'answerCallbackQuery failed'));
-      }
-      return;
-    }
-    await deliver(parsed.event, stopping);
-  }
-
-  const albums = createAlbumCollector({ flush: handle });
   const readyTimeoutMs = opts.readyTimeoutMs ?? 15_000;
   const webhook = opts.webhook
     ? createWebhook({
@@ -202,11 +129,7 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
         secret: opts.webhook.secret,
         ...(opts.webhook.deliverTimeoutMs ? { deliverTimeoutMs: opts.webhook.deliverTimeoutMs } : {}),
         allowedUpdates: ALLOWED_UPDATES,
-        // An album's parts wait for each other (album-collector.ts); anything else is handled at once.
-        handle: (update, signal) => {
-          const album = albumKeyOf(update);
-          return album ? albums.join(album, update, signal) : handle([update], signal);
-        },
+        handle: receiver.handleRequest,
         readyTimeoutMs,
       })
     : null;
@@ -215,7 +138,7 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
     createPolling({
       bot,
       logger,
-      handle,
+      handle: receiver.handle,
       allowedUpdates: ALLOWED_UPDATES,
       pollTimeoutSecs: opts.pollTimeoutSecs ?? 30,
       readyTimeoutMs,
