@@ -1,100 +1,27 @@
-// Turns a ModelRequest into one AI SDK call (messages, tools, settings) and maps the reply back.
-import {
-  type JSONSchema7,
-  jsonSchema,
-  type LanguageModel,
-  type ModelMessage,
-  streamText,
-  type ToolSet,
-  tool,
-} from 'ai';
+// Turns a ModelRequest into one call of the provider model's doStream (prompt, tools, settings) and maps the
+// reply back.
+import { InvalidArgumentError, MissingToolResultsError } from 'ai';
+import { functionTools, nativePrompt, plainPrompt, unansweredToolCalls } from './model-prompt.ts';
 import type { CallTuning } from './native-thinking.ts';
-import { readReply, type StreamedReasoning } from './stream-reply.ts';
+import type { SdkCallOptions, SdkModel, SdkPrompt, SdkTool } from './sdk-model.ts';
+import { readReply, type StreamedReasoning, type StreamedReply } from './stream-reply.ts';
 import { parseToolCallBlocks, renderTextHistory, toolProtocolSection } from './text-tool-calls.ts';
 import { stripThinkBlocks } from './think-blocks.ts';
 import type { RequestToolMode } from './tool-protocol.ts';
-import type {
-  ChatMessage,
-  ImageInput,
-  ModelRequest,
-  ReasoningBlock,
-  TokenUsage,
-  ToolCall,
-  ToolSpec,
-} from './types.ts';
+import type { ModelRequest, ReasoningBlock, TokenUsage, ToolCall } from './types.ts';
 import { visibleText } from './visible-text.ts';
 
 export interface PreparedRequest {
   mode: RequestToolMode;
-  system: string;
-  messages: ModelMessage[];
-  tools: ToolSet | undefined;
+  /** The system prompt and the history in the provider model's prompt format (model-prompt.ts). */
+  prompt: SdkPrompt;
+  tools: SdkTool[] | undefined;
+  /** Names of `tools`: a native call to one of them with empty input has the arguments `{}`. */
+  toolNames: ReadonlySet<string>;
   /** Whether `<tool_call>` blocks in the reply are tool calls. */
   parseTextToolCalls: boolean;
-}
-
-/** A user message; its images become image parts only for a candidate that accepts images (vision.ts). */
-function userMessage(
-  content: string,
-  images: readonly ImageInput[] | undefined,
-  vision: boolean,
-): ModelMessage {
-  if (!vision || !images?.length) return { role: 'user', content };
-  return {
-    role: 'user',
-    content: [
-      ...(content === '' ? [] : [{ type: 'text' as const, text: content }]),
-      ...images.map((i) => ({ type: 'image' as const, image: i.data, mediaType: i.mediaType })),
-    ],
-  };
-}
-
-function nativeMessages(messages: readonly ChatMessage[], vision: boolean): ModelMessage[] {
-  return messages.map((m): ModelMessage => {
-    if (m.role === 'user') return userMessage(m.content, m.images, vision);
-    if (m.role === 'tool') {
-      return {
-        role: 'tool',
-        content: [
-          {
-            type: 'tool-result',
-            toolCallId: m.toolCallId,
-            toolName: m.toolName,
-            output: { type: 'text', value: m.content },
-          },
-        ],
-      };
-    }
-    const calls = m.toolCalls ?? [];
-    if (calls.length === 0) return { role: 'assistant', content: m.content };
-    return {
-      role: 'assistant',
-      content: [
-        ...(m.reasoning ?? []).map((r) => ({
-          type: 'reasoning' as const,
-          text: r.text,
-          providerOptions: r.providerOptions as ReasoningPart['providerOptions'],
-        })),
-        ...(m.content === '' ? [] : [{ type: 'text' as const, text: m.content }]),
-        ...calls.map((c) => ({
-          type: 'tool-call' as const,
-          toolCallId: c.id,
-          toolName: c.name,
-          input: c.arguments,
-        })),
-      ],
-    };
-  });
-}
-
-function nativeTools(specs: readonly ToolSpec[]): ToolSet | undefined {
-  if (specs.length === 0) return undefined;
-  // No `execute`: baton runs tools itself (approvals, policy), so the SDK only reports the calls.
-  const entries = specs.map((s) => [
-    s.name,
-    tool({ description: s.description, inputSchema: jsonSchema(s.parameters as JSONSchema7) }),
-  ]);
-  return Object.fromEntries(entries);
+  /** Ids of native tool calls without a result before the next user message: every attempt fails (model-prompt.ts). */
+  unanswered: string[];
 }
 
 /** Whether the request carries images that a candidate with vision would get as image parts. */
@@ -104,12 +31,14 @@ export const hasImages = (req: Pick<ModelRequest, 'messages'>): boolean =>
 /** `vision`: the serving candidate accepts images; otherwise only the text lines describe them. */
 export function prepareRequest(req: ModelRequest, mode: RequestToolMode, vision = false): PreparedRequest {
   if (mode === 'native') {
+    const tools = functionTools(req.tools);
     return {
       mode,
-      system: req.system,
-      messages: nativeMessages(req.messages, vision),
-      tools: nativeTools(req.tools),
+      prompt: nativePrompt(req.system, req.messages, vision),
+      tools,
+      toolNames: new Set(tools?.map((t) => t.name)),
       parseTextToolCalls: false,
+      unanswered: unansweredToolCalls(req.messages),
     };
   }
   const offerTools = mode === 'text' && req.tools.length > 0;
@@ -118,12 +47,11 @@ export function prepareRequest(req: ModelRequest, mode: RequestToolMode, vision 
     : req.system;
   return {
     mode,
-    system,
-    messages: renderTextHistory(req.messages).map((m) =>
-      m.role === 'user' ? userMessage(m.content, m.images, vision) : { role: m.role, content: m.content },
-    ),
+    prompt: plainPrompt(system, renderTextHistory(req.messages), vision),
     tools: undefined,
+    toolNames: new Set(),
     parseTextToolCalls: offerTools,
+    unanswered: [],
   };
 }
 
@@ -142,40 +70,59 @@ export interface CallResult {
   warnings: string[];
 }
 
-// The SDK prints warnings with console.warn by default; baton logs them through pino instead.
+// The SDK prints warnings with console.warn by default (the transcription model's too); baton logs them through
+// pino instead.
 globalThis.AI_SDK_LOG_WARNINGS = false;
 
-/** One streaming request; it resolves or throws as generateText did for the same reply. */
+/** streamText's checks of the call settings baton sets; a bad value fails the attempt before any request. */
+function checkedTuning(settings: CallTuning): Pick<SdkCallOptions, 'temperature' | 'maxOutputTokens'> {
+  const { maxOutputTokens: max, temperature } = settings;
+  if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
+    const message = Number.isInteger(max)
+      ? 'maxOutputTokens must be >= 1'
+      : 'maxOutputTokens must be an integer';
+    throw new InvalidArgumentError({ parameter: 'maxOutputTokens', value: max, message });
+  }
+  if (temperature !== undefined && typeof temperature !== 'number') {
+    const message = 'temperature must be a number';
+    throw new InvalidArgumentError({ parameter: 'temperature', value: temperature, message });
+  }
+  return { maxOutputTokens: max, temperature };
+}
+
+/**
+ * One streaming request through the provider model's own doStream: one attempt, no retries (baton's fallback
+ * chain owns retries and backoff, as streamText's maxRetries 0 did). It resolves or throws as streamText's
+ * reply did: HTTP failures as the provider's APICallError, a bad stream as the errors of stream-reply.ts.
+ */
 export async function callModel(
-  model: LanguageModel,
+  model: SdkModel,
   prepared: PreparedRequest,
   settings: CallSettings,
 ): Promise<CallResult> {
+  if (prepared.unanswered.length > 0) throw new MissingToolResultsError({ toolCallIds: prepared.unanswered });
   // Ends the HTTP request when reading stops early (an error part), so the connection is not left open.
   const early = new AbortController();
-  const result = streamText({
-    model,
-    system: prepared.system === '' ? undefined : prepared.system,
-    messages: prepared.messages,
+  const options: SdkCallOptions = {
+    ...checkedTuning(settings),
+    prompt: prepared.prompt,
     tools: prepared.tools,
-    temperature: settings.temperature,
-    maxOutputTokens: settings.maxOutputTokens,
+    toolChoice: prepared.tools === undefined ? undefined : { type: 'auto' },
     providerOptions: settings.providerOptions,
-    // baton's fallback chain owns retries and backoff.
-    maxRetries: 0,
     abortSignal: AbortSignal.any([settings.signal, early.signal]),
-    // Errors are thrown from readReply; the SDK's default handler would print them with console.error.
-    onError: () => {},
-  });
+  };
   const { onText } = settings;
   const hideToolCalls = prepared.parseTextToolCalls;
   const show = (raw: string, final: boolean): void => onText?.(visibleText(raw, { hideToolCalls, final }));
-  const reply = await readReply(result.fullStream, settings.signal, (raw) => show(raw, false)).catch(
-    (err: unknown) => {
-      early.abort();
-      throw err;
-    },
-  );
+  let reply: StreamedReply;
+  try {
+    const { stream } = await model.doStream(options);
+    reply = await readReply(stream, prepared.toolNames, settings.signal, (raw) => show(raw, false));
+  } catch (err) {
+    early.abort();
+    // An abort while the request was on its way ends the attempt with the abort's reason, as while reading.
+    throw settings.signal.aborted ? settings.signal.reason : err;
+  }
   show(reply.text, true);
   const { usage, warnings } = reply;
   if (prepared.parseTextToolCalls) {
@@ -192,11 +139,6 @@ export async function callModel(
     ...(reasoning.length ? { reasoning } : {}),
   };
 }
-
-type ReasoningPart = Extract<
-  Exclude<Extract<ModelMessage, { role: 'assistant' }>['content'], string>[number],
-  { type: 'reasoning' }
->;
 
 /** Anthropic refuses a tool-loop continuation whose last assistant turn lost its signed thinking blocks. */
 function signedReasoning(parts: readonly StreamedReasoning[]): ReasoningBlock[] {

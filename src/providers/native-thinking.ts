@@ -1,9 +1,9 @@
 // Native thinking on the wire, per provider type (delegate.md §9.7), through the AI SDK's providerOptions.
-import type { streamText } from 'ai';
 import type { ProviderType } from './candidates.ts';
+import type { SdkCallOptions } from './sdk-model.ts';
 import type { NativeThinking } from './types.ts';
 
-export type SdkProviderOptions = NonNullable<Parameters<typeof streamText>[0]['providerOptions']>;
+export type SdkProviderOptions = NonNullable<SdkCallOptions['providerOptions']>;
 
 export interface CallTuning {
   temperature: number | undefined;

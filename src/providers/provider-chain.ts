@@ -1,5 +1,4 @@
 // The reliable fallback chain: candidates in order, retries with backoff, attribution, safe failure.
-import type { LanguageModel } from 'ai';
 import type { ProviderEntry, ReliabilityConfig } from '../config/types.ts';
 import { createRedactor, type Logger } from '../core/logger.ts';
 import { type Candidate, resolveCandidates } from './candidates.ts';
@@ -14,7 +13,7 @@ import {
 } from './model-request.ts';
 import { keyName, selectCandidates } from './model-selection.ts';
 import { tuneForThinking } from './native-thinking.ts';
-import { createSdkModel } from './sdk-model.ts';
+import { createSdkModel, type SdkModel } from './sdk-model.ts';
 import { diagnoseSetup, type FailedAttempt } from './setup-problem.ts';
 import { chainToolProtocol, requestToolMode } from './tool-protocol.ts';
 import type { ModelProvider, ModelRequest, ModelResponse, ServedBy } from './types.ts';
@@ -66,12 +65,12 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
   const first = candidates[0];
   if (first === undefined) throw new Error(`provider "${opts.ref}" has no model configured`);
   const baseFetch = opts.fetch ?? globalThis.fetch;
-  const models = new Map<string, LanguageModel>();
+  const models = new Map<string, SdkModel>();
   const protocol = chainToolProtocol(candidates.map((c) => c.nativeTools));
   const maxAttempts = opts.reliability.provider_retries + 1;
   const redactKeys = createRedactor(candidates.flatMap((c) => (c.apiKey === undefined ? [] : [c.apiKey])));
 
-  const sdkModel = (candidate: Candidate, model: string): LanguageModel => {
+  const sdkModel = (candidate: Candidate, model: string): SdkModel => {
     const key = `${candidate.index}\u0000${model}`;
     let m = models.get(key);
     if (m === undefined) {

@@ -2,8 +2,15 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
 import type { Candidate } from './candidates.ts';
+
+/** The provider packages' language model (LanguageModelV3): baton calls its `doStream` itself (model-request.ts). */
+export type SdkModel = ReturnType<ReturnType<typeof createOpenAICompatible>>;
+export type SdkCallOptions = Parameters<SdkModel['doStream']>[0];
+export type SdkPrompt = SdkCallOptions['prompt'];
+export type SdkTool = NonNullable<SdkCallOptions['tools']>[number];
+export type SdkStreamPart =
+  Awaited<ReturnType<SdkModel['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 
 /**
  * The SDK packages fill a missing key from process.env, which would bypass baton's rules
@@ -24,7 +31,7 @@ export function versioned(uri: string): string {
   return uri.endsWith('/v1') ? uri : `${uri}/v1`;
 }
 
-export function createSdkModel(candidate: Candidate, baseFetch: typeof fetch): LanguageModel {
+export function createSdkModel(candidate: Candidate, baseFetch: typeof fetch): SdkModel {
   const fetch = withoutEmptyCredentials(baseFetch);
   const headers = candidate.entry.extra_headers;
   const apiKey = candidate.apiKey ?? '';

@@ -1,11 +1,8 @@
-// Reads one streamText reply part by part into what generateText returned, with the text as it grows.
-import {
-  APICallError,
-  InvalidResponseDataError,
-  type ProviderMetadata,
-  type TextStreamPart,
-  type ToolSet,
-} from 'ai';
+// Reads the provider model's doStream parts into one reply, with the text as it grows: what streamText's
+// fullStream carried for one step, without its chain of transform streams.
+import { APICallError, InvalidResponseDataError, NoOutputGeneratedError, type ProviderMetadata } from 'ai';
+import type { SdkStreamPart } from './sdk-model.ts';
+import { toolInput } from './tool-input.ts';
 import type { TokenUsage, ToolCall } from './types.ts';
 
 export interface StreamedReasoning {
@@ -44,12 +41,44 @@ function streamError(error: unknown): unknown {
   });
 }
 
+/** The parts that streamText counted as output of a step (its `isOutputChunkType`). */
+const OUTPUT_PARTS: ReadonlySet<string> = new Set([
+  'file',
+  'source',
+  'text-start',
+  'text-end',
+  'text-delta',
+  'reasoning-start',
+  'reasoning-end',
+  'reasoning-delta',
+  'tool-input-start',
+  'tool-input-end',
+  'tool-input-delta',
+  'tool-approval-request',
+  'tool-call',
+  'tool-result',
+]);
+
+/** streamText's part ids: a provider id reused after its block ended starts a block of its own. */
+function createIdReserver(): (id: string) => string {
+  const used = new Set<string>();
+  let n = 0;
+  return (id) => {
+    let unique = id;
+    while (used.has(unique)) unique = `${id}\u0000${++n}`;
+    used.add(unique);
+    return unique;
+  };
+}
+
 /**
- * Reads `parts` to the end; `onText` gets the whole text so far after each text delta. Throws the
- * stream's first error, or `signal.reason` once `signal` aborted (the read stops at once).
+ * Reads `parts` to the end; `onText` gets the whole text so far after each text delta. A tool call's input is
+ * parsed (tool-input.ts; `offered` names the request's tools). Throws the stream's first error, or
+ * `signal.reason` once `signal` aborted (the read stops at once).
  */
 export async function readReply(
-  parts: ReadableStream<TextStreamPart<ToolSet>>,
+  parts: ReadableStream<SdkStreamPart>,
+  offered: ReadonlySet<string>,
   signal: AbortSignal,
   onText: (textSoFar: string) => void,
 ): Promise<StreamedReply> {
@@ -59,46 +88,59 @@ export async function readReply(
   let text = '';
   const toolCalls: ToolCall[] = [];
   const reasoning = new Map<string, StreamedReasoning>();
+  const reasoningIds = new Map<string, string>();
+  const reserve = createIdReserver();
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let warnings: string[] = [];
   let finishReason: string | undefined;
+  let finished = false;
+  let output = false;
   try {
     for (;;) {
       const { done, value: part } = await reader.read();
       if (signal.aborted) throw signal.reason;
       if (done) break;
+      if (!output && OUTPUT_PARTS.has(part.type)) output = true;
       switch (part.type) {
-        case 'start-step':
+        case 'stream-start':
           warnings = part.warnings.map((w) => JSON.stringify(w));
           break;
         case 'text-delta':
-          text += part.text;
+          if (part.delta.length === 0) break;
+          text += part.delta;
           onText(text);
           break;
-        case 'reasoning-start':
-          reasoning.set(part.id, { text: '', providerMetadata: part.providerMetadata });
+        case 'reasoning-start': {
+          const id = reserve(part.id);
+          reasoningIds.set(part.id, id);
+          reasoning.set(id, { text: '', providerMetadata: part.providerMetadata });
           break;
+        }
         case 'reasoning-delta':
         case 'reasoning-end': {
           // Anthropic's signature arrives as metadata on a delta; the latest metadata wins, as in the SDK.
-          const r = reasoning.get(part.id);
+          const r = reasoning.get(reasoningIds.get(part.id) ?? part.id);
+          if (part.type === 'reasoning-end') reasoningIds.delete(part.id);
           if (r === undefined) break;
-          if (part.type === 'reasoning-delta') r.text += part.text;
+          if (part.type === 'reasoning-delta') r.text += part.delta;
           r.providerMetadata = part.providerMetadata ?? r.providerMetadata;
           break;
         }
-        case 'tool-call':
-          // Unparseable native arguments arrive as the raw string (the SDK marks the call invalid).
-          toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: part.input });
+        case 'tool-call': {
+          const args = toolInput(part.input, offered.has(part.toolName));
+          toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: args });
           break;
-        case 'finish-step':
-          usage = { inputTokens: part.usage.inputTokens ?? 0, outputTokens: part.usage.outputTokens ?? 0 };
-          finishReason = part.rawFinishReason;
+        }
+        case 'finish':
+          usage = {
+            inputTokens: part.usage.inputTokens.total ?? 0,
+            outputTokens: part.usage.outputTokens.total ?? 0,
+          };
+          finishReason = part.finishReason.raw;
+          finished = true;
           break;
         case 'error':
           throw streamError(part.error);
-        case 'abort':
-          throw signal.reason ?? new Error('model request aborted');
       }
     }
   } finally {
@@ -106,7 +148,13 @@ export async function readReply(
     stop();
   }
   // A stream that ends without the provider's finish reason was cut short, or was no event stream at
-  // all (a garbage body): the SDK would read either as a short or empty answer.
+  // all (a garbage body): the SDK would read either as a short or empty answer. streamText's own error for a
+  // stream with neither a finish part nor any output comes first.
+  if (!finished && !output) {
+    throw new NoOutputGeneratedError({
+      message: 'No output generated. The model stream ended without a finish chunk.',
+    });
+  }
   if (finishReason === undefined) {
     throw new InvalidResponseDataError({
       data: undefined,
