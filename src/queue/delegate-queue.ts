@@ -32,6 +32,8 @@ export function createDelegationServices(opts: DelegationOptions): DelegationHan
     connection: queueConnection(opts.redisTarget),
     prefix: opts.prefix,
   });
+  // Without a listener BullMQ prints each connection error (e.g. through a Sentinel failover) to stderr.
+  queue.on('error', (err) => opts.logger.warn({ err: err.message }, 'delegate queue error'));
   const publisher: Redis = createRedis(opts.redisTarget);
   const subscriber: Redis = createRedis(opts.redisTarget);
   for (const r of [publisher, subscriber]) r.on('error', () => {}); // ioredis reconnects on its own
