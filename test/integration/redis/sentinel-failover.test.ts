@@ -76,9 +76,11 @@ describe('Sentinel failover drill', () => {
     const all = [...drill.accepted.values()].flat();
     const answered = () => new Set(h.local.replies.map((r) => r.text));
     // Every accepted message answered (or the deadline passes and the figures below say what is missing).
-    await waitFor(() => all.every((t) => answered().has(`echo: ${t}`)), 120_000, 'every accepted message answered').catch(
-      () => {},
-    );
+    await waitFor(
+      () => all.every((t) => answered().has(`echo: ${t}`)),
+      120_000,
+      'every accepted message answered',
+    ).catch(() => {});
     // The fleet keeps answering after the promotion.
     for (let i = 0; i < 3; i++) await h.local.inject({ chat: 'after', text: `after-${i}` });
     const after = await h.local.waitForReplies(3, { chat: 'after', timeoutMs: 60_000 });
