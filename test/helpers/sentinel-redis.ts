@@ -22,6 +22,8 @@ export interface SentinelRedis {
   sentinelPort: number;
   /** The port the sentinel currently names as master. */
   currentMasterPort(): Promise<number>;
+  /** The sentinel's config epoch for the master: 0 until its first failover. */
+  failoverEpoch(): Promise<number>;
   killMaster(): Promise<void>;
   /** Resolves once the sentinel has promoted the replica and it accepts writes. */
   waitForPromotion(timeoutMs?: number): Promise<void>;
@@ -75,7 +77,8 @@ export async function startSentinelRedis(): Promise<SentinelRedis> {
       'bind 127.0.0.1',
       `dir ${dir}`,
       `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${masterPort} 1`,
-      `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
+      // Short, yet long enough that a master stalled on a loaded CI machine is not failed over before the kill.
+      `sentinel down-after-milliseconds ${SENTINEL_MASTER} 2000`,
       `sentinel failover-timeout ${SENTINEL_MASTER} 4000`,
       `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
       '',
@@ -128,6 +131,11 @@ export async function startSentinelRedis(): Promise<SentinelRedis> {
     replicaPort,
     sentinelPort,
     currentMasterPort,
+    async failoverEpoch() {
+      const fields = await ask(sentinelPort, 'SENTINEL', 'MASTER', SENTINEL_MASTER);
+      if (!Array.isArray(fields)) return -1;
+      return Number(fields[fields.indexOf('config-epoch') + 1]);
+    },
     async killMaster() {
       const p = procs.get('master');
       if (!p || p.exitCode !== null || p.signalCode !== null) return;
