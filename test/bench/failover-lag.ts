@@ -1,4 +1,4 @@
-// `node test/bench/failover-lag.ts [lag] [model_delay_ms]`: the Sentinel failover drill with replication cut
+// `npm run bench:failover-lag -- [lag] [model_delay_ms]`: the Sentinel failover drill with replication cut
 // `lag` accepted messages before the master dies (default 100), the model answering after `model_delay_ms`
 // (default 0). It measures Redis's asynchronous-replication window: what the master acknowledged alone is
 // gone after the promotion. Not part of `npm test` or `npm run bench`: it prints one line of figures.
