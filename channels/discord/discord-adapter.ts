@@ -1,5 +1,6 @@
 // The Discord channel on discord.js v14: gateway in (messages, button presses), REST out (send, edit, typing,
 // files); attachments are downloaded from Discord's CDN (files.ts).
+
 import { once } from 'node:events';
 import {
   type APIMessage,
@@ -26,6 +27,7 @@ import type {
 } from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import type { RedisTarget } from '../../src/core/redis-target.ts';
 import type { OutboundFile } from '../../src/media/attachment.ts';
 import { type CatchUp, createCatchUp } from './catch-up.ts';
 import { restCall, toComponents } from './components.ts';
@@ -58,7 +60,7 @@ export interface DiscordAdapterOptions {
    * Where the last message seen per channel is kept (Redis): on each new gateway session the messages posted since
    * are fetched and handed over. Absent: no catch-up (messages posted while no gateway held the channel are missed).
    */
-  lastSeen?: { redisUrl: string; prefix: string };
+  lastSeen?: { redisTarget: RedisTarget; prefix: string };
   /** The waits between hand-over attempts (default RECEIVE_RETRY_DELAYS_MS, about 30 s). */
   handOverRetryDelaysMs?: readonly number[];
   /** How soon a channel whose hand-over failed for good is caught up again (default 30 s). */

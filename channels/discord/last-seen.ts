@@ -1,12 +1,14 @@
 // The last message seen per Discord channel, kept in Redis: where the catch-up after a (re)connect starts.
 // One hash per bot (`<prefix>:discord:last-seen:<alias>`, channel id → message id), so whichever gateway holds the
 // channel next reads what the previous one saw. Values are checked when read back: a bad one is skipped (logged).
+
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
 import { loadRedisScript } from '../../src/core/redis-script.ts';
+import type { RedisTarget } from '../../src/core/redis-target.ts';
 
 const advance = loadRedisScript(join(import.meta.dirname, 'advance-last-seen-1.lua'));
 const SNOWFLAKE = /^\d{1,20}$/;
@@ -32,13 +34,13 @@ export const compareSnowflakes = (a: string, b: string): number =>
   a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
 
 export function createLastSeenStore(opts: {
-  redisUrl: string;
+  redisTarget: RedisTarget;
   prefix: string;
   alias: string;
   logger: Logger;
 }): LastSeenStore {
   const key = lastSeenKey(opts.prefix, opts.alias);
-  const redis: Redis = createRedis(opts.redisUrl);
+  const redis: Redis = createRedis(opts.redisTarget);
   redis.on('error', () => {}); // reported by the failing command
   return {
     async all() {

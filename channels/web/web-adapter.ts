@@ -1,5 +1,6 @@
 // The web chat adapter ([channels.web.<alias>]): a per-chat Redis stream is the chat's transcript and live feed,
 // so any gateway can serve the browser and any gateway's reply pump can send. Not single-consumer.
+
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type {
@@ -22,6 +23,7 @@ import {
 import type { Logger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
 import { parseRecord } from '../../src/core/redis-record.ts';
+import type { RedisTarget } from '../../src/core/redis-target.ts';
 import { formatSize } from '../../src/media/media-messages.ts';
 import { webDialect } from './dialect.ts';
 import { createWebFileStore } from './web-files.ts';
@@ -45,7 +47,7 @@ export interface WebRenderer {
 export interface WebAdapterOptions {
   alias: string;
   title: string;
-  redisUrl: string;
+  redisTarget: RedisTarget;
   prefix: string;
   hub: WebChatHub;
   render: WebRenderer;
@@ -133,7 +135,7 @@ export function createWebAdapter(opts: WebAdapterOptions): WebChatEndpoint {
     singleConsumer: false,
     async start(h) {
       host = h;
-      redis = createRedis(opts.redisUrl);
+      redis = createRedis(opts.redisTarget);
       redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'web chat redis error'));
       await hub.acquire();
     },

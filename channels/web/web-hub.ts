@@ -1,8 +1,10 @@
 // One pub/sub connection per gateway for every web chat: a notification names the chat whose stream grew (or
 // that the bot is typing there); browsers following that chat on this gateway then read the stream.
+
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
+import type { RedisTarget } from '../../src/core/redis-target.ts';
 
 export type HubSignal = 'append' | 'typing';
 type Listener = (signal: HubSignal) => void;
@@ -16,7 +18,11 @@ export interface WebChatHub {
   notify(publisher: Redis, alias: string, chatId: string, signal: HubSignal): Promise<void>;
 }
 
-export function createWebChatHub(opts: { redisUrl: string; prefix: string; logger: Logger }): WebChatHub {
+export function createWebChatHub(opts: {
+  redisTarget: RedisTarget;
+  prefix: string;
+  logger: Logger;
+}): WebChatHub {
   const channelPrefix = `${opts.prefix}:web:notify:`;
   const listeners = new Map<string, Set<Listener>>();
   let sub: Redis | null = null;
@@ -27,7 +33,7 @@ export function createWebChatHub(opts: { redisUrl: string; prefix: string; logge
     async acquire() {
       users++;
       if (sub) return;
-      sub = createRedis(opts.redisUrl);
+      sub = createRedis(opts.redisTarget);
       sub.on('error', (err: Error) => opts.logger.warn({ err: err.message }, 'web chat subscriber error'));
       sub.on('pmessage', (_pattern: string, channel: string, message: string) => {
         const alias = channel.slice(channelPrefix.length);

@@ -41,7 +41,7 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
   if (errors.length > 0 || !loaded.config) return 1;
   const config = loaded.config;
 
-  const redis = await connectRedisOrExplain(config.redis.url, io.err);
+  const redis = await connectRedisOrExplain(config.redis, io.err);
   if (!redis) return 1;
   const logger = createLogger({ level: io.env.BATON_LOG_LEVEL ?? 'error', secrets: config.secrets });
   const abort = new AbortController();
@@ -56,12 +56,12 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
     cron = createCronScheduler({
       config,
       redis,
-      redisUrl: config.redis.url,
+      redisTarget: config.redis,
       prefix: config.redis.prefix,
       logger,
     });
     delegation = createDelegationServices({
-      redisUrl: config.redis.url,
+      redisTarget: config.redis,
       prefix: config.redis.prefix,
       logger,
     });
@@ -71,7 +71,7 @@ export async function agentCommand(args: AgentCommandArgs, io: CommandIo): Promi
     delegateWorker = createDelegateWorker({
       services,
       delegation,
-      redisUrl: config.redis.url,
+      redisTarget: config.redis,
       prefix: config.redis.prefix,
       concurrency: config.worker.background_concurrency,
       shutdownGraceMs: config.worker.shutdown_grace_secs * 1000,

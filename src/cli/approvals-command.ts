@@ -46,7 +46,7 @@ export async function approvalsCommand(args: ApprovalsCommandArgs, io: CommandIo
     return 1;
   }
   const config = loaded.config;
-  const redis = await connectRedisOrExplain(config.redis.url, io.err);
+  const redis = await connectRedisOrExplain(config.redis, io.err);
   if (!redis) return 1;
   const logger = createLogger({ level: io.env.BATON_LOG_LEVEL ?? 'error', secrets: config.secrets });
   try {

@@ -16,8 +16,9 @@ export async function reloadCommand(
     for (const d of loaded.diagnostics.filter((x) => x.severity === 'error')) io.err(d.message);
     return 1;
   }
-  const { url, prefix } = loaded.config.redis;
-  const redis = await connectRedisOrExplain(url, io.err);
+  const target = loaded.config.redis;
+  const { prefix } = target;
+  const redis = await connectRedisOrExplain(target, io.err);
   if (!redis) return 1;
   try {
     const res = await requestDeploymentReload(redis, prefix, {

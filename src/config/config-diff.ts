@@ -9,6 +9,10 @@ import { liveChannelKeys } from './views.ts';
 const RESTART_ONLY = [
   ['redis', 'url'],
   ['redis', 'prefix'],
+  ['redis', 'sentinels'],
+  ['redis', 'sentinel_master'],
+  ['redis', 'cluster_nodes'],
+  ['redis', 'partitions'],
   ['gateway', 'host'],
   ['gateway', 'port'],
   ['gateway', 'api_token'],

@@ -74,6 +74,9 @@ export function heldCredentials(config: BatonConfig, env: Env): HeldCredential[]
   };
   add('gateway.api_token', config.gateway.api_token);
   for (const pw of urlPasswords(config.redis.url)) add('redis.url', pw);
+  for (const [i, node] of (config.redis.cluster_nodes ?? []).entries()) {
+    for (const pw of urlPasswords(node)) add(`redis.cluster_nodes[${i}]`, pw);
+  }
   for (const p of Object.values(config.providers)) {
     const at = `providers.models.${p.ref}`;
     add(`${at}.api_key`, providerCredential(p, env));

@@ -18,6 +18,7 @@ import { checkCrossRefs, checkTranscription } from './cross-refs.ts';
 import { checkIds } from './ids.ts';
 import { interpolate } from './interpolate.ts';
 import { normalise } from './normalise.ts';
+import { checkRedisRules } from './redis-rules.ts';
 import { checkRules } from './rules.ts';
 import {
   FATAL_SECTIONS,
@@ -100,7 +101,7 @@ export function loadConfigText(text: string, env: Env, opts: LoadOptions = {}): 
   }
 
   const shaped = shapeSections(doc, diagnostics);
-  diagnostics.push(...checkRules(doc), ...checkIds(doc));
+  diagnostics.push(...checkRules(doc), ...checkRedisRules(doc), ...checkIds(doc));
   diagnostics = prune(diagnostics, interpolation.diagnostics);
 
   const broken = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => sectionOf(d.path)));

@@ -41,7 +41,7 @@ export function normalise({ sections, baseDir }: NormaliseInput): BatonConfig {
   const { cost } = sections;
   const config: BatonConfig = {
     schema_version: 3,
-    redis: sections.redis,
+    redis: redisOf(sections.redis),
     gateway: {
       host: sections.gateway.host,
       port: sections.gateway.port,
@@ -88,6 +88,20 @@ export function normalise({ sections, baseDir }: NormaliseInput): BatonConfig {
     secrets: [],
   };
   return config;
+}
+
+function redisOf(r: SectionData['redis']): BatonConfig['redis'] {
+  const sentinels = r.sentinels?.map((s) => s.trim());
+  const master = r.sentinel_master?.trim();
+  return {
+    url: r.url,
+    prefix: r.prefix,
+    sentinels,
+    // Only with sentinels: a master name alone changes nothing (redis-rules.ts warns).
+    sentinel_master: sentinels ? master : undefined,
+    cluster_nodes: r.cluster_nodes,
+    partitions: r.partitions ?? (r.cluster_nodes ? 16 : 1),
+  };
 }
 
 function providersOf(

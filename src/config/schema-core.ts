@@ -1,7 +1,15 @@
 // Shapes of baton's own sections: [redis], [gateway], [worker] (spec/config.md §15).
 import { isIP } from 'node:net';
 import type { z } from 'zod';
-import { REDIS_PREFIX_PATTERN, SECRET_HASH_FORM, TRUSTED_PROXY_FORM } from './config-messages.ts';
+import { isRedisUrl, parseHostPort } from '../core/redis-target.ts';
+import {
+  CLUSTER_NODE_FORM,
+  LIST_EMPTY,
+  REDIS_PREFIX_PATTERN,
+  SECRET_HASH_FORM,
+  SENTINEL_FORM,
+  TRUSTED_PROXY_FORM,
+} from './config-messages.ts';
 import {
   arrayOf,
   bool,
@@ -20,6 +28,15 @@ export const redisSchema = table({
   prefix: str()
     .regex(/^[A-Za-z0-9_-]+$/, { error: REDIS_PREFIX_PATTERN })
     .default('baton'),
+  // §15.1: Sentinel and Cluster forms; how they combine is checked in redis-rules.ts.
+  sentinels: arrayOf(str().refine((s) => parseHostPort(s) !== undefined, { error: SENTINEL_FORM }))
+    .min(1, { error: LIST_EMPTY })
+    .optional(),
+  sentinel_master: str().optional(),
+  cluster_nodes: arrayOf(str().refine(isRedisUrl, { error: CLUSTER_NODE_FORM }))
+    .min(1, { error: LIST_EMPTY })
+    .optional(),
+  partitions: intBetween(1, 256).optional(),
 });
 
 export const gatewaySchema = table({

@@ -260,7 +260,16 @@ export interface WebUserEntry {
 
 export interface BatonConfig {
   schema_version: 3;
-  redis: { url: string; prefix: string };
+  /** A RedisTarget (core/redis-target.ts) plus the key prefix and partition count. */
+  redis: {
+    url: string;
+    prefix: string;
+    sentinels: string[] | undefined;
+    sentinel_master: string | undefined;
+    cluster_nodes: string[] | undefined;
+    /** 1 with url or sentinels, 16 with cluster_nodes unless set (§15.1). */
+    partitions: number;
+  };
   gateway: {
     host: string;
     port: number;

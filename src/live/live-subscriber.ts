@@ -1,8 +1,10 @@
 // One Redis pub/sub connection per gateway for everything shown live (run events, new turns, dashboard changes):
 // opened at the first listener, each channel subscribed at its first listener, closed with the server.
+
 import type { Redis } from 'ioredis';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
+import type { RedisTarget } from '../core/redis-target.ts';
 
 export interface LiveSubscriber {
   /** Calls `onMessage` with each message of `channel` (from the moment this resolves); returns the stop function. */
@@ -11,7 +13,7 @@ export interface LiveSubscriber {
 }
 
 export function createLiveSubscriber(opts: {
-  redisUrl: string;
+  redisTarget: RedisTarget;
   logger: Pick<Logger, 'warn'>;
 }): LiveSubscriber {
   const listeners = new Map<string, Set<(message: string) => void>>();
@@ -20,7 +22,7 @@ export function createLiveSubscriber(opts: {
 
   const connection = (): Promise<Redis> => {
     conn ??= (async () => {
-      const s = createRedis(opts.redisUrl);
+      const s = createRedis(opts.redisTarget);
       s.on('error', (err: Error) => opts.logger.warn({ err: err.message }, 'live subscriber error'));
       s.on('message', (channel: string, message: string) => {
         for (const fn of listeners.get(channel) ?? []) fn(message);

@@ -71,7 +71,7 @@ export function resolveOpsContext(deps: OpsServerDeps): OpsContext {
   const token = deps.config.gateway.api_token;
   const redact = createTextRedactor([...deps.config.secrets, ...(token ? [token] : [])]);
   // No connection until a live view is first opened.
-  const subscriber = createLiveSubscriber({ redisUrl: deps.config.redis.url, logger: deps.logger });
+  const subscriber = createLiveSubscriber({ redisTarget: deps.config.redis, logger: deps.logger });
   const runEvents = createRunEventFeed({
     redis: deps.redis,
     subscriber,

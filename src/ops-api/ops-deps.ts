@@ -43,7 +43,7 @@ export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
     redis,
     logger,
     diagnostics: typeof load === 'function' ? load : () => load,
-    queues: createQueueStats({ url: config.redis.url, prefix, channelKeys: expected }),
+    queues: createQueueStats({ target: config.redis, prefix, channelKeys: expected }),
     channels: () => presence.states(expected),
     channelHolders: () => presence.holders(expected),
     workers: () => workerStatus.all(),

@@ -1,9 +1,11 @@
 // Cron schedules as BullMQ job schedulers: config sync, and the CronControl the cron_* tools act through.
+
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { BatonConfig, CronSchedule } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
+import type { RedisTarget } from '../core/redis-target.ts';
 import type { CronJobRegistry } from '../cron/job-registry.ts';
 import { createCronJobRegistry } from '../cron/job-registry.ts';
 import { type DeclaredCronJob, declaredAgentJobs } from '../cron/owners.ts';
@@ -30,7 +32,7 @@ export interface CronSchedulerOptions {
   currentConfig?: () => BatonConfig;
   /** Control-plane connection (the tool-job registry). */
   redis: Redis;
-  redisUrl: string;
+  redisTarget: RedisTarget;
   prefix: string;
   logger: Logger;
 }
@@ -55,7 +57,7 @@ type Schedulable = { schedulerId: string; atJobId: (at: number) => string; paylo
 
 export function createCronScheduler(opts: CronSchedulerOptions): CronScheduler {
   const { config, logger } = opts;
-  const queue = new Queue<FirePayload>(CRON_QUEUE, queueOptions(opts.redisUrl, opts.prefix));
+  const queue = new Queue<FirePayload>(CRON_QUEUE, queueOptions(opts.redisTarget, opts.prefix));
   queue.on('error', (err) => logger.warn({ err: err.message }, 'cron queue error'));
   const registry: CronJobRegistry = createCronJobRegistry(opts.redis, opts.prefix, logger);
   const retry = fireRetryOptions(config.reliability.scheduler_retries);

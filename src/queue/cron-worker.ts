@@ -5,6 +5,7 @@ import type { OutboxWriter, Recipient } from '../channel-host/types.ts';
 import { channelOf, cronJobOf } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
+import type { RedisTarget } from '../core/redis-target.ts';
 import { createFireClaims, type FireClaims } from '../cron/fire-claims.ts';
 import { type CronJobRegistry, createCronJobRegistry } from '../cron/job-registry.ts';
 import { cronOwnerOf, toolJobConfig } from '../cron/owners.ts';
@@ -123,7 +124,7 @@ export function createFireProcessor(deps: FireProcessorDeps) {
 export interface CronWorkerOptions {
   services: RuntimeServices;
   outbox: OutboxWriter;
-  redisUrl: string;
+  redisTarget: RedisTarget;
   prefix: string;
   concurrency: number;
   platformUploadBytes?: (channelKey: string) => number;
@@ -159,7 +160,7 @@ export function startCronWorker(opts: CronWorkerOptions): CronWorker {
         AbortSignal.any(signals),
       );
     },
-    workerOptions(opts.redisUrl, opts.prefix, opts.concurrency),
+    workerOptions(opts.redisTarget, opts.prefix, opts.concurrency),
   );
   worker.on('failed', (job, err) =>
     services.logger.warn({ fire_id: job?.id, err: err.message }, 'cron fire failed'),

@@ -1,8 +1,10 @@
 // The background-delegation queue client: enqueue, job state, removal, cross-process cancel and settle events.
+
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
+import type { RedisTarget } from '../core/redis-target.ts';
 import { createDelegateTasks } from '../delegation/delegate-tasks.ts';
 import type { DelegateJobState, DelegationServices } from '../delegation/delegation-services.ts';
 import { type AbortBus, createAbortBus } from '../fleet/abort-bus.ts';
@@ -20,18 +22,20 @@ export interface DelegationHandle extends DelegationServices {
 }
 
 export interface DelegationOptions {
-  redisUrl: string;
+  redisTarget: RedisTarget;
   prefix: string;
   logger: Logger;
 }
 
 export function createDelegationServices(opts: DelegationOptions): DelegationHandle {
   const queue = new Queue(DELEGATE_QUEUE, {
-    connection: queueConnection(opts.redisUrl),
+    connection: queueConnection(opts.redisTarget),
     prefix: opts.prefix,
   });
-  const publisher: Redis = createRedis(opts.redisUrl);
-  const subscriber: Redis = createRedis(opts.redisUrl);
+  // Without a listener BullMQ prints each connection error (e.g. through a Sentinel failover) to stderr.
+  queue.on('error', (err) => opts.logger.warn({ err: err.message }, 'delegate queue error'));
+  const publisher: Redis = createRedis(opts.redisTarget);
+  const subscriber: Redis = createRedis(opts.redisTarget);
   for (const r of [publisher, subscriber]) r.on('error', () => {}); // ioredis reconnects on its own
   const abortBus = createAbortBus(publisher, subscriber, opts.prefix, opts.logger);
   const settledChannel = createDelegateTasks(publisher, opts.prefix).settledChannel;

@@ -1,7 +1,9 @@
 // The BullMQ worker of the `delegate` queue: runs background delegations, aborts them on cancel or shutdown.
+
 import { Worker } from 'bullmq';
 import { executeRun } from '../agent/execute-run.ts';
 import { errorMessage } from '../core/errors.ts';
+import type { RedisTarget } from '../core/redis-target.ts';
 import { delegateJobPayloadSchema } from '../delegation/delegation-services.ts';
 import { currentConfig, turnServices } from '../run-contract/live-services.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
@@ -18,7 +20,7 @@ export interface DelegateWorkerOptions {
   services: RuntimeServices;
   /** The queue client (createDelegationServices) also given to `services`; whoever created it closes it. */
   delegation: DelegationHandle;
-  redisUrl: string;
+  redisTarget: RedisTarget;
   /** `[redis] prefix`. */
   prefix: string;
   /** `[worker] background_concurrency`. */
@@ -79,7 +81,7 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
     },
     // A stalled job is failed, never re-run: the reaper reports its record lost (delegate.md §11.2).
     {
-      connection: queueConnection(opts.redisUrl),
+      connection: queueConnection(opts.redisTarget),
       prefix: opts.prefix,
       concurrency: opts.concurrency,
       maxStalledCount: 0,

@@ -1,6 +1,8 @@
 // Job counts per queue (turns, cron, delegate, each channel's outbox) for /healthz and /metrics.
+
 import { Queue } from 'bullmq';
 import { createRedis } from '../core/redis.ts';
+import type { RedisTarget } from '../core/redis-target.ts';
 import {
   CRON_QUEUE,
   DELEGATE_QUEUE,
@@ -26,8 +28,8 @@ export interface QueueStats {
 }
 
 export interface QueueStatsOptions {
-  /** `[redis] url`; one dedicated connection is shared by every queue handle. */
-  url: string;
+  /** The `[redis]` target; one dedicated connection is shared by every queue handle. */
+  target: RedisTarget;
   /** `[redis] prefix`, which is also BullMQ's prefix. */
   prefix: string;
   /** Channel keys whose outboxes are counted (the channels this deployment starts). */
@@ -50,7 +52,7 @@ async function outboxCounts(redis: ReturnType<typeof createRedis>, key: string):
 }
 
 export function createQueueStats(opts: QueueStatsOptions): QueueStats {
-  const connection = createRedis(opts.url);
+  const connection = createRedis(opts.target);
   connection.on('error', () => {}); // ioredis reconnects on its own; outages surface through counts()
   const queues = [TURNS_QUEUE, CRON_QUEUE, DELEGATE_QUEUE].map((name) => {
     const queue = new Queue(name, { connection, prefix: opts.prefix });

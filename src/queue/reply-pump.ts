@@ -1,12 +1,14 @@
 // Sends a channel's outbox: the reader (batched stream reads, bounded in flight), per-conversation order through
 // lanes, the sender (reply-sender.ts: chunking, pacing, retry_after, retries, resumable chunks) and the keeper
 // (outbox-keeper.ts: keep-alive and takeover of replies a crashed gateway left unsent).
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { ChannelAdapter, Recipient } from '../channel-host/types.ts';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
+import type { RedisTarget } from '../core/redis-target.ts';
 import type { MetricsStore } from '../fleet/metrics-store.ts';
 import { createLiveSlots } from './live-slots.ts';
 import type { ApprovalCardRequest, OutboxEntry } from './outbox-entry.ts';
@@ -34,9 +36,9 @@ const ORDER_RECHECK_MS = 100;
 
 export interface ReplyPumpOptions {
   adapter: ChannelAdapter;
-  /** Command connection (auto-pipelined); the pump opens its own blocking reader from `redisUrl`. */
+  /** Command connection (auto-pipelined); the pump opens its own blocking reader from `redisTarget`. */
   redis: Redis;
-  redisUrl: string;
+  redisTarget: RedisTarget;
   prefix: string;
   logger: Logger;
   /** This gateway's consumer name in the channel's group. */
@@ -78,7 +80,7 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   const t: PumpTimings = { ...DEFAULT_TIMINGS, ...opts.timings };
   const stream = createOutboxStream(redis, opts.prefix, adapter.key, opts.consumer, logger);
   const order = createReplyOrderGate(redis, opts.prefix, logger);
-  const reader = createRedis(opts.redisUrl);
+  const reader = createRedis(opts.redisTarget);
   reader.on('error', () => {}); // ioredis reconnects; the read loop waits
   const stop = new AbortController();
   const pause = (ms: number) => sleep(ms, undefined, { signal: stop.signal }).catch(() => {});

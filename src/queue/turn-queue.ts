@@ -1,5 +1,7 @@
 // The turns queue producer: one "drain this conversation" job per conversation at a time (job id = digest).
+
 import { Queue } from 'bullmq';
+import type { RedisTarget } from '../core/redis-target.ts';
 import { queueOptions } from './connection.ts';
 import { conversationJobId } from './conversation-inbox.ts';
 import { TURNS_QUEUE } from './names.ts';
@@ -16,8 +18,8 @@ export interface TurnQueue {
   close(): Promise<void>;
 }
 
-export function createTurnQueue(redisUrl: string, prefix: string): TurnQueue {
-  const queue = new Queue(TURNS_QUEUE, queueOptions(redisUrl, prefix));
+export function createTurnQueue(redisTarget: RedisTarget, prefix: string): TurnQueue {
+  const queue = new Queue(TURNS_QUEUE, queueOptions(redisTarget, prefix));
   queue.on('error', () => {}); // connection errors: ioredis reconnects; callers see failed adds
   return {
     async kick(conversation, agent) {

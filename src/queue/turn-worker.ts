@@ -11,6 +11,7 @@ import type { Recipient } from '../channel-host/types.ts';
 import { channelOf, riskProfileFor } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
+import type { RedisTarget } from '../core/redis-target.ts';
 import type { AbortBus } from '../fleet/abort-bus.ts';
 import type { RunningTurns } from '../fleet/running-turns.ts';
 import type { TypingSignals } from '../fleet/typing-signals.ts';
@@ -43,7 +44,7 @@ export interface TurnWorkerOptions {
   typing?: TypingSignals;
   /** The platform's upload limit of a channel (its dialect's), for send_file; absent: none beyond the config's. */
   platformUploadBytes?: (channelKey: string) => number;
-  redisUrl: string;
+  redisTarget: RedisTarget;
   prefix: string;
   concurrency: number;
   /** Events one job drains before yielding to other conversations. */
@@ -231,7 +232,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
 
   const lockDuration = opts.lockDurationMs ?? DEFAULT_LOCK_MS;
   const worker = new Worker<DrainJobData>(TURNS_QUEUE, drain, {
-    ...workerOptions(opts.redisUrl, opts.prefix, opts.concurrency),
+    ...workerOptions(opts.redisTarget, opts.prefix, opts.concurrency),
     lockDuration,
     stalledInterval: opts.stalledIntervalMs ?? Math.max(500, Math.floor(lockDuration / 2)),
     // A drain job whose worker died is handed to another worker: the event is still at the inbox head.

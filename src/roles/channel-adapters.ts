@@ -52,7 +52,7 @@ const FACTORIES: { [T in ChannelConfig['type']]?: Factory<Extract<ChannelConfig,
       guildIds: cfg.guild_ids,
       channelIds: cfg.channel_ids,
       // The last message seen per Discord channel: what a (re)connect catches up from.
-      lastSeen: { redisUrl: config.redis.url, prefix: config.redis.prefix },
+      lastSeen: { redisTarget: config.redis, prefix: config.redis.prefix },
       logger,
     }),
 };
@@ -70,7 +70,7 @@ async function build(
       return createWebAdapter({
         alias: cfg.alias,
         title: cfg.title,
-        redisUrl: config.redis.url,
+        redisTarget: config.redis,
         prefix: config.redis.prefix,
         hub: web(),
         render: { markdown: renderChatMarkdown, plain: renderChatPlain },
@@ -88,7 +88,7 @@ async function build(
 export async function createChannelAdapters(config: BatonConfig, logger: Logger): Promise<ChannelAdapter[]> {
   let hub: WebChatHub | undefined;
   const web = () => {
-    hub ??= createWebChatHub({ redisUrl: config.redis.url, prefix: config.redis.prefix, logger });
+    hub ??= createWebChatHub({ redisTarget: config.redis, prefix: config.redis.prefix, logger });
     return hub;
   };
   const adapters: ChannelAdapter[] = [];

@@ -37,8 +37,9 @@ export async function startConfigReload(o: ConfigReloadOptions): Promise<{ close
     o.say(reloadRequested(signal, o.configPath));
     reloader.reload().catch((err: unknown) => o.logger.warn({ err: String(err) }, 'config reload failed'));
   });
-  const { url, prefix } = o.live.current().redis;
-  const subscriber = createRedis(url);
+  const target = o.live.current().redis;
+  const { prefix } = target;
+  const subscriber = createRedis(target);
   subscriber.on('error', () => {});
   const stop = await listenForReloads({
     subscriber,

@@ -67,11 +67,12 @@ export interface GatewayRole extends Role {
 
 export async function startGatewayRole(opts: GatewayRoleOptions): Promise<GatewayRole> {
   const { config, logger, redis } = opts;
-  const { url, prefix } = config.redis;
+  const target = config.redis;
+  const { prefix } = target;
   const inbox = createConversationInbox(redis, prefix, logger);
-  const turns = createTurnQueue(url, prefix);
+  const turns = createTurnQueue(target, prefix);
   const redact = createTextRedactor(config.secrets);
-  const subscriber = createRedis(url);
+  const subscriber = createRedis(target);
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const outbox = createReplyOutbox(redis, prefix, redact);
@@ -138,7 +139,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
           startReplyPump({
             adapter: a,
             redis,
-            redisUrl: url,
+            redisTarget: target,
             prefix,
             logger,
             metrics,

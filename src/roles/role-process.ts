@@ -73,7 +73,7 @@ async function runUntilStopped(
   for (const d of loaded.diagnostics)
     (d.severity === 'error' ? logger.error : logger.warn).call(logger, d.message);
 
-  const redis = await connectRedisOrExplain(config.redis.url, io.err);
+  const redis = await connectRedisOrExplain(config.redis, io.err);
   if (!redis) return 1;
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem; retrying'));
 

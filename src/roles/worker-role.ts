@@ -60,8 +60,9 @@ export interface Role {
 
 export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const { config, logger, redis } = opts;
-  const { url, prefix } = config.redis;
-  const subscriber = createRedis(url);
+  const target = config.redis;
+  const { prefix } = target;
+  const subscriber = createRedis(target);
   subscriber.on('error', () => {});
   // Everything the services hold is built first, so they are complete (and frozen) from the start.
   const metrics = createMetricsStore(redis, prefix, logger);
@@ -83,11 +84,11 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     config,
     ...(opts.live ? { currentConfig: opts.live.current } : {}),
     redis,
-    redisUrl: url,
+    redisTarget: target,
     prefix,
     logger,
   });
-  const delegation = createDelegationServices({ redisUrl: url, prefix, logger });
+  const delegation = createDelegationServices({ redisTarget: target, prefix, logger });
   const services = createRuntimeServices({
     config,
     redis,
@@ -108,7 +109,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     logger[line.level]({ worker_id: services.workerId, shell: report.shell }, line.text);
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
   const inbox = createConversationInbox(redis, prefix, logger, config.worker.transcript_max_entries);
-  const turns = createTurnQueue(url, prefix);
+  const turns = createTurnQueue(target, prefix);
   const outbox = createReplyOutbox(redis, prefix, outboundRedactor(services));
   const platformUploadBytes = (key: string) => dialectOf(key).capabilities.maxUploadBytes;
   const worker = startTurnWorker({
@@ -120,7 +121,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     running: createRunningTurns(redis, prefix, logger),
     typing: createTypingSignals(redis, prefix, logger),
     platformUploadBytes,
-    redisUrl: url,
+    redisTarget: target,
     prefix,
     concurrency: config.worker.concurrency,
     ...(opts.lockDurationMs ? { lockDurationMs: opts.lockDurationMs } : {}),
@@ -135,14 +136,14 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     services,
     outbox,
     platformUploadBytes,
-    redisUrl: url,
+    redisTarget: target,
     prefix,
     concurrency: config.worker.concurrency,
   });
   const delegates = createDelegateWorker({
     services,
     delegation,
-    redisUrl: url,
+    redisTarget: target,
     prefix,
     concurrency: config.worker.background_concurrency,
   });

@@ -66,7 +66,7 @@ export async function measureApprovalRoundTrip(
   const dataDir = mkdtempSync(join(tmpdir(), 'baton-bench-ap-'));
   const config = configFromToml(configText(url, prefix, dataDir, tg.url));
   const logger = createSilentLogger();
-  const redis = createRedis(url, { autoPipeline: true });
+  const redis = createRedis({ url }, { autoPipeline: true });
   const local = createLocalChannel('test', 4000);
   const gateway = await startGatewayRole({
     config,

@@ -51,7 +51,7 @@ export async function startBenchRuntime(
     benchConfigText(url, prefix, dataDir, 'http://127.0.0.1:9', opts.concurrency) + (opts.channelsToml ?? '');
   const config = configFromToml(text);
   const logger = createSilentLogger();
-  const redis = createRedis(url, { autoPipeline: true });
+  const redis = createRedis({ url }, { autoPipeline: true });
   const local = createLocalChannel('test', 4000);
   const platforms: ChannelAdapter[] = [];
   if (opts.channelsToml !== undefined) {

@@ -47,7 +47,7 @@ export async function startDashboard(o: {
   });
   registerAssets(app);
   const logger = createSilentLogger();
-  const subscriber = createLiveSubscriber({ redisUrl: REDIS_URL, logger });
+  const subscriber = createLiveSubscriber({ redisTarget: { url: REDIS_URL }, logger });
   const runEvents = createRunEventFeed({ redis: o.redis, subscriber, prefix: o.prefix, logger });
   registerSessionPages(app, {
     config: o.config ?? (() => ({ peer_groups: {} })),

@@ -10,14 +10,14 @@ export function startHarnessDelegateWorker(
   opts: { concurrency: number; shutdownGraceMs?: number; heartbeatMs?: number },
 ): DelegateWorker {
   const delegation = createDelegationServices({
-    redisUrl: REDIS_URL,
+    redisTarget: { url: REDIS_URL },
     prefix: h.prefix,
     logger: h.services.logger,
   });
   const worker = createDelegateWorker({
     services: h.extend({ delegation }),
     delegation,
-    redisUrl: REDIS_URL,
+    redisTarget: { url: REDIS_URL },
     prefix: h.prefix,
     ...opts,
   });

@@ -1,6 +1,8 @@
 // Real-Redis helpers for tests: a connection and a unique key prefix per test file, removed afterwards.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { createRedis } from '../../src/core/redis.ts';
+import type { RedisTarget } from '../../src/core/redis-target.ts';
 
 export const REDIS_URL = process.env.BATON_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -11,6 +13,13 @@ export function uniquePrefix(name: string): string {
 export function testRedis(url = REDIS_URL): Redis {
   const redis = new Redis(url, { maxRetriesPerRequest: null });
   redis.on('error', () => {}); // reconnects on its own; tests that stop Redis expect errors here
+  return redis;
+}
+
+/** A test connection through baton's own factory (a Sentinel target included). */
+export function testRedisFor(target: RedisTarget): Redis {
+  const redis = createRedis(target);
+  redis.on('error', () => {});
   return redis;
 }
 

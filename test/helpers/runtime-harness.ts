@@ -15,7 +15,7 @@ import { startGatewayRole } from '../../src/roles/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/roles/worker-role.ts';
 import type { OpsPagesWiring } from '../../src/web/ops/ops-pages-deps.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
-import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from './redis.ts';
+import { deletePrefix, REDIS_URL, testRedisFor, uniquePrefix } from './redis.ts';
 import { fakeModelAgentToml, loadTestConfig } from './test-config.ts';
 
 /** Who may talk to `main` on the local channel (everyone by default). */
@@ -89,7 +89,8 @@ export async function createRuntimeHarness(
     redisUrl,
   });
   const logger = createSilentLogger();
-  const redis = testRedis(redisUrl);
+  // Through the config's [redis], so a test whose TOML names sentinels talks to them too.
+  const redis = testRedisFor(config.redis);
   const local = createLocalChannel('test');
   const adapters = [
     ...(opts.platformChannels ? await createChannelAdapters(config, logger) : []),

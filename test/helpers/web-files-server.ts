@@ -61,9 +61,9 @@ ${webUsersToml(['alice', 'bob'])}`;
   const chat = createWebAdapter({
     alias: 'main',
     title: 'Files',
-    redisUrl: REDIS_URL,
+    redisTarget: { url: REDIS_URL },
     prefix,
-    hub: createWebChatHub({ redisUrl: REDIS_URL, prefix, logger }),
+    hub: createWebChatHub({ redisTarget: { url: REDIS_URL }, prefix, logger }),
     render: { markdown: renderChatMarkdown, plain: renderChatPlain },
     logger,
   });

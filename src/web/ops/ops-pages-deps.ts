@@ -81,11 +81,12 @@ export function createOpsPagesDeps(o: OpsPagesOptions): OpsPagesDeps {
   const { redis, logger } = o;
   const w = o.wiring ?? {};
   const config = w.currentConfig ?? (() => o.config);
-  const { url, prefix } = o.config.redis;
+  const target = o.config.redis;
+  const { prefix } = target;
   // The delegate queue (BullMQ + two Redis connections) only once someone cancels from this gateway.
   let queue: DelegationHandle | undefined;
   const q = () => {
-    queue ??= createDelegationServices({ redisUrl: url, prefix, logger });
+    queue ??= createDelegationServices({ redisTarget: target, prefix, logger });
     return queue;
   };
   const delegation: OpsPagesDeps['delegation'] = {

@@ -130,7 +130,7 @@ describe('discord: a message whose hand-over failed for good is fetched again la
       botToken: discord.token,
       apiBaseUrl: discord.apiUrl,
       logger: createSilentLogger(),
-      lastSeen: { redisUrl: REDIS_URL, prefix },
+      lastSeen: { redisTarget: { url: REDIS_URL }, prefix },
       handOverRetryDelaysMs: [10],
       catchUpRetryMs: 100,
     });

@@ -10,7 +10,7 @@ export function schedulerFor(h: AgentHarness, config: BatonConfig = h.services.c
   return createCronScheduler({
     config,
     redis: h.redis,
-    redisUrl: REDIS_URL,
+    redisTarget: { url: REDIS_URL },
     prefix: h.prefix,
     logger: h.services.logger,
   });
@@ -30,7 +30,7 @@ export function attachCron(h: AgentHarness, opts: { outboxKey?: string } = {}): 
     ? startCronWorker({
         services: h.services,
         outbox: createRecordingOutbox(h.redis, opts.outboxKey),
-        redisUrl: REDIS_URL,
+        redisTarget: { url: REDIS_URL },
         prefix: h.prefix,
         concurrency: 2,
       })

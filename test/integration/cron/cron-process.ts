@@ -25,13 +25,13 @@ const config = configFromToml(env('CRON_TOML'), {
 
 const logger = createLogger({ level: 'warn' });
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
-const scheduler = createCronScheduler({ config, redis, redisUrl, prefix, logger });
+const scheduler = createCronScheduler({ config, redis, redisTarget: { url: redisUrl }, prefix, logger });
 const services = createRuntimeServices({ config, redis, logger, env: {}, cron: scheduler });
 const report = await scheduler.sync();
 const worker = startCronWorker({
   services,
   outbox: createRecordingOutbox(redis, env('OUTBOX_KEY')),
-  redisUrl,
+  redisTarget: { url: redisUrl },
   prefix,
   concurrency: 4,
 });

@@ -46,7 +46,7 @@ describe('cron sync after a reload', () => {
       config: h.services.config,
       currentConfig: config.current,
       redis: h.redis,
-      redisUrl: REDIS_URL,
+      redisTarget: { url: REDIS_URL },
       prefix: h.prefix,
       logger: h.services.logger,
     });

@@ -47,7 +47,11 @@ beforeAll(async () => {
     `[redis]\nprefix = "${h.prefix}"\n\n[gateway]\ndata_dir = "${h.dataDir}"\n\n${DELEGATE_TOML}`,
   );
   // This process only enqueues, awaits and checks: it runs no delegate worker of its own.
-  client = createDelegationServices({ redisUrl: REDIS_URL, prefix: h.prefix, logger: h.services.logger });
+  client = createDelegationServices({
+    redisTarget: { url: REDIS_URL },
+    prefix: h.prefix,
+    logger: h.services.logger,
+  });
   h.extend({ delegation: client });
   await startWorkerProcess();
 }, 20_000);

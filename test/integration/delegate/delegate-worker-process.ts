@@ -10,15 +10,15 @@ import { configFromToml } from '../../helpers/test-config.ts';
 
 const config = configFromToml(readFileSync(process.argv[2]!, 'utf8'), { env: process.env });
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redis = createRedis(redisUrl);
+const redis = createRedis({ url: redisUrl });
 const logger = createLogger({ level: 'warn' });
 const prefix = config.redis.prefix;
-const delegation = createDelegationServices({ redisUrl, prefix, logger });
+const delegation = createDelegationServices({ redisTarget: { url: redisUrl }, prefix, logger });
 const services = createRuntimeServices({ config, redis, logger, env: {}, delegation });
 const worker = createDelegateWorker({
   services,
   delegation,
-  redisUrl,
+  redisTarget: { url: redisUrl },
   prefix,
   concurrency: 4,
   heartbeatMs: 200,

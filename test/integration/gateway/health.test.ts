@@ -119,9 +119,9 @@ warn_at_percent = 101
   it('answers 503 quickly when Redis is unreachable, and /metrics still answers', async () => {
     const unreachableUrl = 'redis://127.0.0.1:1';
     // Like production (maxRetriesPerRequest: null): a command would wait for a reconnect that never comes.
-    const dead = createRedis(unreachableUrl, { lazy: true });
+    const dead = createRedis({ url: unreachableUrl }, { lazy: true });
     dead.on('error', () => {});
-    const deadQueues = createQueueStats({ url: unreachableUrl, prefix, channelKeys: [] });
+    const deadQueues = createQueueStats({ target: { url: unreachableUrl }, prefix, channelKeys: [] });
     h = await startOpsHarness({
       prefix,
       override: (deps) => {

@@ -123,7 +123,7 @@ describe('GET /metrics', () => {
 
   it('drops writes instead of queueing them while its Redis connection is down', async () => {
     // Like production (maxRetriesPerRequest: null): a queued write would wait for a reconnect forever.
-    const down = createRedis('redis://127.0.0.1:1');
+    const down = createRedis({ url: 'redis://127.0.0.1:1' });
     down.on('error', () => {});
     const offline = createMetricsStore(down, prefix, createSilentLogger());
     offline.countError('offline-only');

@@ -22,7 +22,7 @@ let releaseLate: () => void = () => {};
 beforeEach(async () => {
   f = await startTelegramFleet('notice-fleet', 'streaming = "off"\nprogress = "off"');
   jobs = createDelegationServices({
-    redisUrl: f.config.redis.url,
+    redisTarget: f.config.redis,
     prefix: f.prefix,
     logger: createSilentLogger(),
   });

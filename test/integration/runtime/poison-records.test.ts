@@ -18,7 +18,7 @@ let h: RuntimeHarness;
 let turns: TurnQueue;
 beforeAll(async () => {
   h = await createRuntimeHarness('poison', runtimeToml());
-  turns = createTurnQueue(REDIS_URL, h.prefix);
+  turns = createTurnQueue({ url: REDIS_URL }, h.prefix);
 });
 afterAll(async () => {
   await turns.close();

@@ -37,7 +37,7 @@ function channel(maxLength = 4000) {
     const p = startReplyPump({
       adapter: local,
       redis,
-      redisUrl: REDIS_URL,
+      redisTarget: { url: REDIS_URL },
       prefix,
       logger: log.logger,
       consumer,

@@ -24,9 +24,9 @@ const gateway = () =>
   createWebAdapter({
     alias: 'main',
     title: 'baton',
-    redisUrl: REDIS_URL,
+    redisTarget: { url: REDIS_URL },
     prefix,
-    hub: createWebChatHub({ redisUrl: REDIS_URL, prefix, logger }),
+    hub: createWebChatHub({ redisTarget: { url: REDIS_URL }, prefix, logger }),
     render: { markdown: renderChatMarkdown, plain: renderChatPlain },
     logger,
   });

@@ -21,7 +21,14 @@ channel = "telegram"
 
   it('fills the baton sections', () => {
     expect(config.schema_version).toBe(3);
-    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'baton' });
+    expect(config.redis).toEqual({
+      url: 'redis://127.0.0.1:6379',
+      prefix: 'baton',
+      sentinels: undefined,
+      sentinel_master: undefined,
+      cluster_nodes: undefined,
+      partitions: 1,
+    });
     expect(config.gateway).toEqual({
       host: '127.0.0.1',
       port: 8080,

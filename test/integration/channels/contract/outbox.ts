@@ -54,7 +54,7 @@ export function startOutbox(adapter: ChannelAdapter, redis: Redis, prefix: strin
   const pump = startReplyPump({
     adapter: recorded,
     redis,
-    redisUrl: REDIS_URL,
+    redisTarget: { url: REDIS_URL },
     prefix,
     logger: createSilentLogger(),
     consumer: 'contract',

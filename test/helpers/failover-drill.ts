@@ -1,0 +1,176 @@
+// The Sentinel failover drill (issue 19): a burst of messages over several conversations through baton's
+// runtime, the master SIGKILLed once `killAt` are accepted, then the figures the spec cares about: lost,
+// duplicated, out of order. `lagFor` first cuts replication (the replica can no longer re-authenticate),
+// so that many messages are acknowledged by the master alone: Redis's asynchronous-replication window.
+import { Redis } from 'ioredis';
+import { conversationId } from '../../src/channel-host/types.ts';
+import { inboxKeys, outboxStreamKey, TURNS_QUEUE } from '../../src/queue/names.ts';
+import type { RuntimeHarness } from './runtime-harness.ts';
+import type { SentinelRedis } from './sentinel-redis.ts';
+import { waitFor } from './wait.ts';
+
+export interface DrillPlan {
+  chats: number;
+  perChat: number;
+  /** The master dies once this many messages are accepted (plus `lagFor` when replication is cut first). */
+  killAt: number;
+  /** Cut replication at `killAt` and kill the master `lagFor` accepted messages later (0: no cut). */
+  lagFor?: number;
+  /** How long to wait for every accepted message's answer before counting what is missing. */
+  answerTimeoutMs?: number;
+}
+
+export interface DrillFigures {
+  accepted: number;
+  /** Messages baton refused (not accepted, not a duplicate): why. */
+  refused: string[];
+  /**
+   * Messages whose first receive already answered `duplicate`: the ingest ran on the old master, its reply was
+   * cut off, and ioredis sent it again to the new master, which had it (the adapter then confirms the update).
+   */
+  duplicateOnFirstReceive: string[];
+  /** Receives that failed during the failover and were delivered again, as a platform does: why. */
+  redelivered: string[];
+  lost: string[];
+  /** `echo: <text> ×<n>` for each answer sent more than once. */
+  duplicated: string[];
+  /** Conversations whose answers arrived out of the order their messages were accepted in. */
+  outOfOrder: string[];
+  /** Failovers the sentinel had already made when the master was killed (a master stalled past down-after). */
+  failoversBeforeKill: number;
+  /** From the kill until the sentinel names the replica and it accepts writes. */
+  promotionMs: number;
+  /** When something is lost: where the conversations stand in Redis (inbox lengths, turn queue, outbox). */
+  state: string[];
+}
+
+async function cutReplication(sentinel: SentinelRedis): Promise<void> {
+  const replica = new Redis({ host: '127.0.0.1', port: sentinel.replicaPort });
+  const master = new Redis({ host: '127.0.0.1', port: sentinel.masterPort });
+  try {
+    await replica.config('SET', 'masterauth', 'not-the-password');
+    await master.call('CLIENT', 'KILL', 'TYPE', 'replica');
+  } finally {
+    replica.disconnect();
+    master.disconnect();
+  }
+}
+
+export async function runFailoverDrill(
+  h: RuntimeHarness,
+  sentinel: SentinelRedis,
+  plan: DrillPlan,
+): Promise<DrillFigures> {
+  const accepted = new Map<string, string[]>();
+  const refused: string[] = [];
+  const redelivered: string[] = [];
+  const duplicateOnFirstReceive: string[] = [];
+  /** Every message in the order it was sent per conversation, accepted or not (for the order check). */
+  const sent = new Map<string, string[]>();
+  let count = 0;
+  let killing: Promise<void> | undefined;
+  let killedAt = 0;
+  let failoversBeforeKill = 0;
+  const killCount = plan.killAt + (plan.lagFor ?? 0);
+  await Promise.all(
+    Array.from({ length: plan.chats }, async (_, c) => {
+      const chat = `chat-${c}`;
+      const mine: string[] = [];
+      accepted.set(chat, mine);
+      const order: string[] = [];
+      sent.set(chat, order);
+      for (let i = 0; i < plan.perChat; i++) {
+        const text = `${chat}-${i}`;
+        order.push(text);
+        // A platform delivers an update again until baton confirms it (Telegram's offset, Slack's retries):
+        // a failed receive is retried with the same event id, which the inbox deduplicates.
+        let r: { accepted: boolean; reason?: string } | undefined;
+        for (let attempt = 0; !r && attempt < 20; attempt++) {
+          r = await h.local.inject({ chat, text, eventId: text }).catch((e: unknown) => {
+            redelivered.push(`${text}: ${e instanceof Error ? e.message : String(e)}`);
+            return undefined;
+          });
+        }
+        if (r?.reason === 'duplicate' && !redelivered.some((x) => x.startsWith(`${text}: `))) {
+          duplicateOnFirstReceive.push(text);
+        }
+        if (!r || (!r.accepted && r.reason !== 'duplicate')) {
+          refused.push(`${text}: ${r?.reason ?? 'failed 20 times'}`);
+          continue;
+        }
+        mine.push(text);
+        count++;
+        if (plan.lagFor && count === plan.killAt) await cutReplication(sentinel);
+        if (count === killCount) {
+          killedAt = Date.now();
+          killing = sentinel.failoverEpoch().then((epoch) => {
+            failoversBeforeKill = epoch;
+            return sentinel.killMaster();
+          });
+        }
+      }
+    }),
+  );
+  await killing;
+  await sentinel.waitForPromotion(60_000);
+  const promotionMs = Date.now() - killedAt;
+
+  const all = [...accepted.values()].flat();
+  const answered = () => new Set(h.local.replies.map((r) => r.text));
+  await waitFor(
+    () => {
+      const seen = answered();
+      return all.every((t) => seen.has(`echo: ${t}`));
+    },
+    plan.answerTimeoutMs ?? 120_000,
+    'every accepted message answered',
+  ).catch(() => {}); // what is still missing is counted below
+
+  const counts = new Map<string, number>();
+  for (const r of h.local.replies) counts.set(r.text, (counts.get(r.text) ?? 0) + 1);
+  const outOfOrder: string[] = [];
+  for (const [chat, texts] of sent) {
+    const order = new Map(texts.map((t, i) => [`echo: ${t}`, i]));
+    const seen = h.local.replies.filter((r) => r.to.chat === chat).map((r) => order.get(r.text) ?? -1);
+    if (seen.some((v, i) => i > 0 && v < (seen[i - 1] ?? 0))) outOfOrder.push(`${chat}: ${seen.join(',')}`);
+  }
+  const lost = all.filter((t) => !counts.has(`echo: ${t}`));
+  return {
+    accepted: all.length,
+    refused,
+    lost,
+    redelivered,
+    duplicateOnFirstReceive,
+    state: lost.length ? await redisState(h, [...accepted.keys()]) : [],
+    duplicated: [...counts].filter(([, n]) => n > 1).map(([text, n]) => `${text} ×${n}`),
+    outOfOrder,
+    promotionMs,
+    failoversBeforeKill,
+  };
+}
+
+/** Inbox length per conversation, the turn queue's lists and the outbox length, read from the master. */
+async function redisState(h: RuntimeHarness, chats: string[]): Promise<string[]> {
+  const { prefix, redis } = h;
+  const inbox = inboxKeys(prefix);
+  const lines: string[] = [];
+  for (const chat of chats) {
+    const conv = conversationId('local.test', chat);
+    lines.push(
+      `${chat}: inbox ${await redis.llen(inbox.inbox(conv))}, seq ${await redis.get(inbox.seq(conv))}`,
+    );
+  }
+  const q = `${prefix}:${TURNS_QUEUE}`;
+  lines.push(
+    `turns: wait ${await redis.llen(`${q}:wait`)}, active ${await redis.llen(`${q}:active`)}, ` +
+      `delayed ${await redis.zcard(`${q}:delayed`)}, prioritized ${await redis.zcard(`${q}:prioritized`)}, ` +
+      `inbox-active ${await redis.scard(inbox.active).catch(() => -1)}, ` +
+      `outbox ${await redis.xlen(outboxStreamKey(prefix, 'local.test')).catch(() => -1)}`,
+  );
+  return lines;
+}
+
+export const drillLine = (f: DrillFigures): string =>
+  `${f.accepted} accepted, ${f.refused.length} refused, ${f.redelivered.length} redelivered, ${f.duplicateOnFirstReceive.length} resent ingests, ${f.lost.length} lost, ${f.duplicated.length} duplicated, ` +
+  `${f.outOfOrder.length} conversations out of order, promotion ${f.promotionMs} ms after the kill` +
+  (f.failoversBeforeKill ? ` (the sentinel had failed over ${f.failoversBeforeKill}× before the kill)` : '');
