@@ -29,7 +29,7 @@ const event = (eventId: string, text: string) => ({
 describe('conversation inbox', () => {
   it('an event into an empty inbox needs a kick, unless the drain job that emptied it still exists', async () => {
     const inbox = createConversationInbox(redis, prefix, capturingLogger().logger);
-    const turns = createTurnQueue(REDIS_URL, prefix);
+    const turns = createTurnQueue({ url: REDIS_URL }, prefix);
     try {
       const conversation = 'local.test:kick:';
       expect(await inbox.accept(conversation, event('k1', 'one'))).toBe('first');
