@@ -100,10 +100,14 @@ function ensureKeys(
 
 /** Agent `main` on the fake model, no provider retries, the empty `default` risk profile. `uri` is the model's
  * base URL, or a `${VAR}` the config loader expands. */
-export const fakeModelAgentToml = (uri: string, opts: { autoApprove?: readonly string[] } = {}) => `
+export const fakeModelAgentToml = (
+  uri: string,
+  opts: { autoApprove?: readonly string[]; vision?: boolean } = {},
+) => `
 [providers.models.custom.fake]
 uri = "${uri}"
 model = "fake-model"
+${opts.vision === undefined ? '' : `vision = ${opts.vision}`}
 
 [reliability]
 provider_retries = 0
@@ -115,6 +119,9 @@ ${opts.autoApprove ? `auto_approve = ${JSON.stringify(opts.autoApprove)}` : ''}
 model_provider = "custom.fake"
 risk_profile = "default"
 `;
+
+/** Agent `main` on the fake model at `${MODEL_URI}`, a model that accepts images (the inbound media tests). */
+export const VISION_AGENT_TOML = fakeModelAgentToml(`\${MODEL_URI}`, { vision: true });
 
 /** Agent `main` on the fake model at `${MODEL_URI}`, its send_file calls auto-approved (the media tests). */
 export const SEND_FILE_AGENT_TOML = fakeModelAgentToml(`\${MODEL_URI}`, { autoApprove: ['send_file'] });

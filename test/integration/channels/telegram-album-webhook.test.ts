@@ -11,7 +11,7 @@ import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-serve
 import { messageUpdate, newUpdateId, postTelegramUpdate } from '../../fakes/telegram-webhook.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
-import { loadTestConfig } from '../../helpers/test-config.ts';
+import { loadTestConfig, VISION_AGENT_TOML } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const SECRET = 'tg-album-secret_1';
@@ -22,19 +22,7 @@ let h: RuntimeHarness;
 let url: string;
 
 const toml = (apiUrl: string) => `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-vision = true
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
+${VISION_AGENT_TOML}
 
 [channels.telegram.hook]
 enabled = true

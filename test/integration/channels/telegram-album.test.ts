@@ -9,6 +9,7 @@ import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-serve
 import type { TgMessage } from '../../fakes/telegram-wire.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { VISION_AGENT_TOML } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 /** JPEG signatures with a distinct tail each, so the order of the image parts shows. */
@@ -18,19 +19,7 @@ let tg: FakeTelegram;
 let h: RuntimeHarness;
 
 const toml = (url: string) => `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-vision = true
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
+${VISION_AGENT_TOML}
 
 [channels.telegram.home]
 enabled = true

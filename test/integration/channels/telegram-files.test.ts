@@ -15,6 +15,7 @@ import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-serve
 import { user } from '../../fakes/telegram-wire.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
+import { VISION_AGENT_TOML } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const MIB = 1024 * 1024;
@@ -23,19 +24,7 @@ let tg: FakeTelegram;
 let h: RuntimeHarness;
 
 const toml = (url: string) => `
-[providers.models.custom.fake]
-uri = "\${MODEL_URI}"
-model = "fake-model"
-vision = true
-
-[reliability]
-provider_retries = 0
-
-[risk_profiles.default]
-
-[agents.main]
-model_provider = "custom.fake"
-risk_profile = "default"
+${VISION_AGENT_TOML}
 
 [channels.telegram.home]
 enabled = true
