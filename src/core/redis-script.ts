@@ -5,8 +5,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { assertOneSlot } from './key-layout.ts';
 
 export type RedisScript = (redis: Redis, keys: string[], args: (string | number)[]) => Promise<unknown>;
+
+const SLOT_CHECK = process.env.BATON_SLOT_CHECK === '1';
 
 const INCLUDE = /^--!include\s+(\S+)\s*$/gm;
 
@@ -31,6 +34,8 @@ export function loadRedisScript(path: string): RedisScript {
     if (keyCount !== null && keys.length !== keyCount) {
       throw new Error(`${basename(path)} takes ${keyCount} keys, got ${keys.length}`);
     }
+    // Off until every site follows the Cluster layout (issue 19); then always on.
+    if (SLOT_CHECK) assertOneSlot(basename(path), keys);
     try {
       return await redis.evalsha(sha, keys.length, ...keys, ...args);
     } catch (err) {

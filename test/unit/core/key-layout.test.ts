@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assertOneSlot,
+  CrossSlotError,
+  conversationTag,
+  globalTag,
+  partitionOf,
+  partitionTag,
+  slotOf,
+} from '../../../src/core/key-layout.ts';
+
+describe('key layout', () => {
+  it('maps a conversation to a stable partition in range', () => {
+    expect(partitionOf('telegram.main:42', 1)).toBe(0);
+    // FNV-1a 32 of "telegram.main:42", pinned: a change would move live conversations to another queue.
+    expect(partitionOf('telegram.main:42', 16)).toBe(11);
+    const seen = new Set(Array.from({ length: 2000 }, (_, i) => partitionOf(`c${i}`, 16)));
+    expect(seen.size).toBe(16);
+  });
+
+  it('puts keys of one tag in one slot and refuses keys of two', () => {
+    const tag = conversationTag({ prefix: 'baton', partitions: 16 }, 'x');
+    expect(slotOf(`${tag}:inbox:x`)).toBe(slotOf(`${tag}:conv-seq:x`));
+    expect(() => assertOneSlot('site', [`${tag}:a`, `${tag}:b`])).not.toThrow();
+    expect(() =>
+      assertOneSlot('site', [`${partitionTag('baton', 0)}:a`, `${partitionTag('baton', 1)}:a`]),
+    ).toThrow(CrossSlotError);
+    expect(globalTag('baton', 'cost')).toBe('{baton:cost}');
+  });
+});
