@@ -13,7 +13,7 @@ import { sendBackgroundNotice } from './background-notice.ts';
 import { closeWorker } from './close-worker.ts';
 import { queueConnection } from './connection.ts';
 import type { DelegationHandle } from './delegate-queue.ts';
-import { DELEGATE_QUEUE } from './names.ts';
+import { DELEGATE_QUEUE, keySpaceOf } from './names.ts';
 
 export interface DelegateWorkerOptions {
   /** The process's services; their `delegation` is the queue client the tools enqueue with. */
@@ -46,7 +46,7 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
       await sendBackgroundNotice(
         {
           redis: jobServices.redis,
-          prefix: opts.prefix,
+          space: keySpaceOf(currentConfig(jobServices).redis),
           config: currentConfig(jobServices),
           redact: jobServices.redact,
         },
