@@ -1,10 +1,9 @@
 // How the keys of [redis] combine (spec/config.md §15.1): Sentinel or Cluster, the master name, and what
-// this version cannot do yet (Cluster and partitions need the partitioned key layout of §15.1.1). Reads
+// this version cannot do yet. Partitions 1–256 work on every form (the range has its own error). Reads
 // the raw document, like rules.ts, so a sibling's type error does not hide these.
 import { CLUSTER_NOT_YET } from '../core/redis-target.ts';
 import {
   invalid,
-  PARTITIONS_NOT_YET,
   SENTINEL_MASTER_REQUIRED,
   SENTINEL_MASTER_UNUSED,
   SENTINELS_AND_CLUSTER,
@@ -31,10 +30,5 @@ export function checkRedisRules(doc: Record<string, unknown>): Diagnostic[] {
     out.push({ severity: 'warning', path, message: warningText(path, SENTINEL_MASTER_UNUSED) });
   }
   if (cluster) error('redis.cluster_nodes', CLUSTER_NOT_YET);
-  // Out-of-range values already have their own error.
-  const p = redis.partitions;
-  if (typeof p === 'bigint' && p > 1n && p <= 256n && !cluster) {
-    error('redis.partitions', PARTITIONS_NOT_YET);
-  }
   return out;
 }
