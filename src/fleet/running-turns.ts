@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { changeArgs } from '../core/dashboard-changes.ts';
-import { conversationTag, type KeySpace } from '../core/key-layout.ts';
+import { conversationTag, type KeySpace, partitionTag } from '../core/key-layout.ts';
 import { createSilentLogger, type Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -34,6 +34,10 @@ export type RunningTurn = { runId: string | null; workerId: string | null; rootR
  */
 export const runningTurnsKey = (space: KeySpace, sessionKey: string) =>
   `${conversationTag(space, sessionKey)}:running-turns`;
+
+/** The running-turns hash of partition `n` (readers that list every running turn visit each). */
+export const runningTurnsKeyOf = (space: KeySpace, n: number) =>
+  `${partitionTag(space.prefix, n)}:running-turns`;
 
 export function createRunningTurns(
   redis: Redis,

@@ -102,7 +102,9 @@ cluster_nodes = ["redis://10.0.0.6:6379"]`),
       expect(messages(r)).toEqual([]);
       expect(configOf(r).redis.partitions).toBe(n);
     }
-    const sentinel = load(withRedis('sentinels = ["10.0.0.5:26379"]\nsentinel_master = "baton"\npartitions = 4'));
+    const sentinel = load(
+      withRedis('sentinels = ["10.0.0.5:26379"]\nsentinel_master = "baton"\npartitions = 4'),
+    );
     expect(messages(sentinel)).toEqual([]);
     expect(configOf(sentinel).redis.partitions).toBe(4);
   });
