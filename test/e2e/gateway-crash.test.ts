@@ -3,8 +3,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { outboxStreamKey } from '../../src/queue/names.ts';
+import { outboxStreamKeyOf } from '../../src/queue/names.ts';
 import { createReplyOutbox } from '../../src/queue/reply-outbox.ts';
+import { everyPartition, spaceOf } from '../helpers/key-space.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -40,7 +41,7 @@ const delivered = async () =>
 
 describe('a gateway killed mid-send', () => {
   it('loses no reply and keeps each conversation in order when another gateway takes over', async () => {
-    const outbox = createReplyOutbox(redis, prefix);
+    const outbox = createReplyOutbox(redis, spaceOf(prefix));
     for (let i = 1; i <= PER_CHAT; i++) {
       for (let c = 0; c < CHATS; c++) {
         const chat = `chat-${c}`;
@@ -70,7 +71,10 @@ describe('a gateway killed mid-send', () => {
     }
     expect(new Set(got.map((d) => d.pid)).size).toBe(2);
     await waitFor(
-      async () => (await redis.xlen(outboxStreamKey(prefix, 'local.test'))) === 0,
+      async () =>
+        (await everyPartition(spaceOf(prefix), (n) =>
+          redis.xlen(outboxStreamKeyOf(spaceOf(prefix), 'local.test', n)),
+        )) === 0,
       5000,
       'an empty outbox',
     );

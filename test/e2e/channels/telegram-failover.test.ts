@@ -3,8 +3,9 @@
 // message gets exactly one reply, in order. Updates Telegram hands out again (unconfirmed before the crash) are
 // deduplicated by update id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTBOX_GROUP, outboxStreamKey } from '../../../src/queue/names.ts';
+import { OUTBOX_GROUP, outboxStreamKeyOf } from '../../../src/queue/names.ts';
 import type { BatonProcess } from '../../helpers/baton-process.ts';
+import { everyPartition, spaceOf } from '../../helpers/key-space.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { ALICE, createLane, type Lane } from './lane.ts';
@@ -46,8 +47,12 @@ async function holderSeenBy(port: number): Promise<string | null> {
 
 /** No reply is between its send and its acknowledgement (so the kill cannot make one repeat). */
 async function outboxIdle(): Promise<boolean> {
-  const [pending] = (await lane.redis.xpending(outboxStreamKey(lane.prefix, KEY), OUTBOX_GROUP)) as [number];
-  return Number(pending) === 0;
+  const space = spaceOf(lane.prefix);
+  const pending = await everyPartition(space, async (n) => {
+    const [count] = (await lane.redis.xpending(outboxStreamKeyOf(space, KEY, n), OUTBOX_GROUP)) as [number];
+    return Number(count);
+  });
+  return pending === 0;
 }
 
 describe('two gateways on one Telegram bot', () => {

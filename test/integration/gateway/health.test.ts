@@ -6,6 +6,7 @@ import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
 import { createChannelPresence } from '../../../src/fleet/channel-presence.ts';
 import { createQueueStats } from '../../../src/queue/queue-stats.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
 
@@ -121,7 +122,11 @@ warn_at_percent = 101
     // Like production (maxRetriesPerRequest: null): a command would wait for a reconnect that never comes.
     const dead = createRedis({ url: unreachableUrl }, { lazy: true });
     dead.on('error', () => {});
-    const deadQueues = createQueueStats({ target: { url: unreachableUrl }, prefix, channelKeys: [] });
+    const deadQueues = createQueueStats({
+      target: { url: unreachableUrl },
+      space: spaceOf(prefix),
+      channelKeys: [],
+    });
     h = await startOpsHarness({
       prefix,
       override: (deps) => {

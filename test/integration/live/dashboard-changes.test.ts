@@ -9,6 +9,7 @@ import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
 import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
 import { createHistoryStore } from '../../../src/session/history-store.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { newApproval } from '../approval/helpers.ts';
@@ -77,7 +78,7 @@ describe('dashboard change messages', () => {
 
   it("a turn's running mark, its clearing, a history append, an accepted message and a turn's settle announce the session", async () => {
     const session = 'local.test:dash:';
-    const turns = createRunningTurns(redis, prefix, logger);
+    const turns = createRunningTurns(redis, spaceOf(prefix), logger);
     await turns.markRunning(session, 'local.test:e1', 'w1', randomUUID());
     expect(await changesOf('sessions', session)).toBe(1);
     await turns.markDone(session, 'another-turn'); // not its mark: nothing cleared, nothing said
@@ -85,12 +86,12 @@ describe('dashboard change messages', () => {
     expect(await changesOf('sessions', session)).toBe(2);
     expect(await redis.hexists(`${prefix}:running-turns`, session)).toBe(0);
 
-    await createHistoryStore(redis, prefix, logger).append('main', session, 't1', [
+    await createHistoryStore(redis, spaceOf(prefix), logger).append('main', session, 't1', [
       { role: 'user', content: 'hi' },
     ]);
     expect(await changesOf('sessions', session)).toBe(3);
 
-    const inbox = createConversationInbox(redis, prefix, logger);
+    const inbox = createConversationInbox(redis, spaceOf(prefix), logger);
     await inbox.accept(session, {
       kind: 'message',
       channel: 'local.test',

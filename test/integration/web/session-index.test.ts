@@ -10,6 +10,7 @@ import {
   sessionIndexMember,
   sessionLastActivity,
 } from '../../../src/session/session-index.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 
 const redis = testRedis();
@@ -34,7 +35,7 @@ const event = (eventId: string) => ({
 
 describe('session index', () => {
   it('is written by the settle step with the history, once per turn, and only when history is written', async () => {
-    const inbox = createConversationInbox(redis, prefix, createSilentLogger());
+    const inbox = createConversationInbox(redis, spaceOf(prefix), createSilentLogger());
     const conv = 'local.test:c:';
     await inbox.accept(conv, event('e1'));
     const head = (await inbox.head(conv))!;
@@ -49,7 +50,7 @@ describe('session index', () => {
       turnId: 't1',
       history: { agent: 'main', sessionKey: conv, messages },
     });
-    const at = await sessionLastActivity(redis, prefix, 'main', conv);
+    const at = await sessionLastActivity(redis, spaceOf(prefix), 'main', conv);
     expect(at).not.toBeNull();
     expect(at!).toBeGreaterThanOrEqual(before - 1000);
     expect(at!).toBeLessThanOrEqual(Date.now() + 1000);
@@ -60,15 +61,15 @@ describe('session index', () => {
       text: 'failed',
       turnId: 't2',
     });
-    expect(await redis.zcard(sessionIndexKey(prefix))).toBe(1);
+    expect(await redis.zcard(sessionIndexKey(spaceOf(prefix), conv))).toBe(1);
   });
 
   it('lists a conversation from its first accepted message, so one whose turn fails is listed (issue 21 #13)', async () => {
-    const inbox = createConversationInbox(redis, prefix, createSilentLogger());
+    const inbox = createConversationInbox(redis, spaceOf(prefix), createSilentLogger());
     const conv = 'local.test:failed:';
     const before = Date.now();
     expect(await inbox.accept(conv, event('f1'))).toBe('first');
-    const listed = await readSessionIndex(redis, prefix, 0, 10);
+    const listed = await readSessionIndex(redis, spaceOf(prefix), 0, 10);
     expect(listed.sessions.filter((s) => s.sessionKey === conv).map((s) => s.agent)).toEqual(['main']);
     // The turn fails: no history, and the conversation stays listed.
     await inbox.settle(conv, (await inbox.head(conv))!, {
@@ -76,26 +77,26 @@ describe('session index', () => {
       text: '⚠️ No model is reachable.',
       turnId: 'f1-turn',
     });
-    const at = await sessionLastActivity(redis, prefix, 'main', conv);
+    const at = await sessionLastActivity(redis, spaceOf(prefix), 'main', conv);
     expect(at).not.toBeNull();
     expect(at!).toBeGreaterThanOrEqual(before - 1000);
     // A platform redelivery of the same event is no new activity.
-    await redis.zadd(sessionIndexKey(prefix), 5, sessionIndexMember('main', conv));
+    await redis.zadd(sessionIndexKey(spaceOf(prefix), conv), 5, sessionIndexMember('main', conv));
     expect(await inbox.accept(conv, event('f1'))).toBe('duplicate');
-    expect(await sessionLastActivity(redis, prefix, 'main', conv)).toBe(5);
-    await redis.zrem(sessionIndexKey(prefix), sessionIndexMember('main', conv));
+    expect(await sessionLastActivity(redis, spaceOf(prefix), 'main', conv)).toBe(5);
+    await redis.zrem(sessionIndexKey(spaceOf(prefix), conv), sessionIndexMember('main', conv));
   });
 
   it('is written by HistoryStore.append, pages most recent first, and drops sessions older than the history ttl', async () => {
-    const store = createHistoryStore(redis, prefix, createSilentLogger());
-    await redis.zadd(sessionIndexKey(prefix), 1000, sessionIndexMember('old', 'gone'));
+    const store = createHistoryStore(redis, spaceOf(prefix), createSilentLogger());
+    await redis.zadd(sessionIndexKey(spaceOf(prefix), 'gone'), 1000, sessionIndexMember('old', 'gone'));
     await store.append('cli', 's1', 'turn-a', [{ role: 'user', content: 'x' }]);
     await store.append('cli', 's2', 'turn-b', [{ role: 'user', content: 'y' }]);
-    const page = await readSessionIndex(redis, prefix, 0, 2);
+    const page = await readSessionIndex(redis, spaceOf(prefix), 0, 2);
     expect(page.total).toBe(3); // local.test:c:, s1, s2 (the 1970 entry expired)
     expect(page.sessions.map((s) => s.sessionKey)).toHaveLength(2);
     expect(page.sessions[0]!.lastActivityMs).toBeGreaterThanOrEqual(page.sessions[1]!.lastActivityMs);
-    const all = await readSessionIndex(redis, prefix, 0, 10);
+    const all = await readSessionIndex(redis, spaceOf(prefix), 0, 10);
     expect(all.sessions.map((s) => `${s.agent}/${s.sessionKey}`).sort()).toEqual(
       ['cli/s1', 'cli/s2', 'main/local.test:c:'].sort(),
     );
