@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BatonProcess, startBaton } from '../helpers/baton-process.ts';
+import { activeConversations } from '../helpers/key-space.ts';
 import {
   createRuntimeHarness,
   echoResponder,
@@ -64,7 +65,7 @@ describe('a worker killed mid-run', () => {
       expect(texts).toEqual(Array.from({ length: PER_CHAT }, (_, i) => `echo: m${c}-${i}`));
     }
     // Nothing more arrives once the queues are drained.
-    const inbox = await h.redis.smembers(`${h.prefix}:inbox-active`);
+    const inbox = await activeConversations(h.redis, h.space);
     expect(inbox).toEqual([]);
     expect(h.local.replies).toHaveLength(CHATS * PER_CHAT);
   }, 120_000);

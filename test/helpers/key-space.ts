@@ -1,7 +1,8 @@
 // The key space a test's keys live in: its unique prefix and a partition count (1 unless the test says).
 import type { Redis } from 'ioredis';
 import { allPartitions, type KeySpace } from '../../src/core/key-layout.ts';
-import { outboxStreamKeyOf } from '../../src/queue/names.ts';
+import { runningTurnsKeyOf } from '../../src/fleet/running-turns.ts';
+import { inboxActiveKey, outboxStreamKeyOf } from '../../src/queue/names.ts';
 
 export const spaceOf = (prefix: string, partitions = 1): KeySpace => ({ prefix, partitions });
 
@@ -19,5 +20,19 @@ export async function outboxEntries(redis: Redis, space: KeySpace, channelKey: s
   const parts = await Promise.all(
     allPartitions(space).map((n) => redis.xrange(outboxStreamKeyOf(space, channelKey, n), '-', '+')),
   );
+  return parts.flat();
+}
+
+/** Every running-turn mark (session key → mark JSON) of every partition. */
+export async function runningMarks(redis: Redis, space: KeySpace): Promise<Record<string, string>> {
+  const parts = await Promise.all(
+    allPartitions(space).map((n) => redis.hgetall(runningTurnsKeyOf(space, n))),
+  );
+  return Object.assign({}, ...parts);
+}
+
+/** Every conversation with waiting events, over all partitions' busy sets. */
+export async function activeConversations(redis: Redis, space: KeySpace): Promise<string[]> {
+  const parts = await Promise.all(allPartitions(space).map((n) => redis.smembers(inboxActiveKey(space, n))));
   return parts.flat();
 }

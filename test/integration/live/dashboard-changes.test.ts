@@ -6,9 +6,9 @@ import { createApprovalStore } from '../../../src/approval/approval-store.ts';
 import { type DashboardChange, dashboardChannel, parseChange } from '../../../src/core/dashboard-changes.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
-import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
+import { createRunningTurns, runningTurnsKey } from '../../../src/fleet/running-turns.ts';
 import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
-import { createHistoryStore } from '../../../src/session/history-store.ts';
+import { createHistoryStore, historyKeys } from '../../../src/session/history-store.ts';
 import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
@@ -84,7 +84,7 @@ describe('dashboard change messages', () => {
     await turns.markDone(session, 'another-turn'); // not its mark: nothing cleared, nothing said
     await turns.markDone(session, 'local.test:e1');
     expect(await changesOf('sessions', session)).toBe(2);
-    expect(await redis.hexists(`${prefix}:running-turns`, session)).toBe(0);
+    expect(await redis.hexists(runningTurnsKey(spaceOf(prefix), session), session)).toBe(0);
 
     await createHistoryStore(redis, spaceOf(prefix), logger).append('main', session, 't1', [
       { role: 'user', content: 'hi' },
@@ -114,7 +114,7 @@ describe('dashboard change messages', () => {
       history: { agent: 'main', sessionKey: session, messages: [{ role: 'user', content: 'hello' }] },
     });
     expect(await changesOf('sessions', session)).toBe(5);
-    expect(await redis.llen(`${prefix}:history:main:${session}`)).toBe(2);
+    expect(await redis.llen(historyKeys(spaceOf(prefix), 'main', session)[0])).toBe(2);
   });
 
   it('reads only its own topics: any other message is no change', () => {
