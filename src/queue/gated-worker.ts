@@ -23,6 +23,12 @@ export class SlotGate {
   get free(): number {
     return this.#free;
   }
+  /** Takes a slot if one is free now. */
+  tryAcquire(): boolean {
+    if (this.#free === 0) return false;
+    this.#free--;
+    return true;
+  }
   async acquire(): Promise<void> {
     if (this.#free > 0) {
       this.#free--;
@@ -37,22 +43,39 @@ export class SlotGate {
   }
 }
 
-/** A BullMQ Worker whose active jobs each hold a slot of `gate`. */
+/**
+ * A BullMQ Worker whose active jobs each hold a slot of `gate`.
+ *
+ * BullMQ fetches jobs one after another, up to its concurrency, before it starts the ones it has. So a worker
+ * holding a fetched job it has not started must not wait for a slot (that job would never start, and never give
+ * its slot back): it answers "no job" at once, and BullMQ starts what it has. Otherwise it waits for a slot: its
+ * running jobs end on their own and give theirs back (BullMQ's loop waits for nothing else meanwhile).
+ */
 export class GatedWorker<T> extends Worker<T> {
   readonly #gate: SlotGate;
+  /** Slots this worker holds: jobs it moved to active and BullMQ has not finished with. */
+  #held = 0;
+  /** Of those, the jobs BullMQ has started processing. */
+  #started = 0;
 
   /** Starts at once (BullMQ's autorun), once the gate is in place. */
   constructor(name: string, processor: Processor<T>, opts: WorkerOptions, gate: SlotGate) {
     super(name, processor, { ...opts, autorun: false });
     this.#gate = gate;
-    this.run().catch((err: unknown) =>
-      this.emit('error', err instanceof Error ? err : new Error(String(err))),
-    );
+    this.run().catch((err: unknown) => this.emit('error', err instanceof Error ? err : new Error(String(err))));
   }
 
   protected override async moveToActive(token: string, name?: string): Promise<Job<T>> {
     const gate = this.#gate;
-    await gate.acquire();
+    if (!gate.tryAcquire()) {
+      if (this.#held > this.#started) {
+        // BullMQ's "no job": it starts the jobs it holds. The queue was not read, so the next fetch reads it
+        // without first waiting for a new-job marker (one may have been taken for the job left waiting).
+        (this as unknown as { drained: boolean }).drained = false;
+        return undefined as unknown as Job<T>;
+      }
+      await gate.acquire();
+    }
     if (this.closing) {
       gate.release();
       return undefined as unknown as Job<T>; // BullMQ's own "no job" (its typing says Job)
@@ -61,7 +84,8 @@ export class GatedWorker<T> extends Worker<T> {
     try {
       job = await super.moveToActive(token, name);
     } finally {
-      if (!job) gate.release();
+      if (job) this.#held++;
+      else gate.release();
     }
     return job;
   }
@@ -73,14 +97,19 @@ export class GatedWorker<T> extends Worker<T> {
   ): Promise<Job<T> | undefined> {
     const gate = this.#gate;
     let next: Job<T> | undefined;
+    this.#started++;
     try {
       // BullMQ may fetch this partition's next job as it completes this one: the slot then passes to that job,
       // unless another partition is waiting for a slot (it goes to that one: partitions take turns).
-      next =
-        (await super.processJob(job, token, () => gate.waiting === 0 && fetchNextCallback())) || undefined;
+      next = (await super.processJob(job, token, () => gate.waiting === 0 && fetchNextCallback())) || undefined;
       return next;
     } finally {
-      if (!next) gate.release();
+      this.#started--;
+      // A next job keeps the slot (it is held, not yet started).
+      if (!next) {
+        this.#held--;
+        gate.release();
+      }
     }
   }
 }
