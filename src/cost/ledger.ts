@@ -70,6 +70,9 @@ export function costKeys(prefix: string, now = new Date()) {
   };
 }
 
+/** Every ledger key of a deployment, for SCAN (tests, operators clearing a ledger). */
+export const costKeyPattern = (prefix: string): string => `${globalTag(prefix, 'cost')}:*`;
+
 export function createCostLedger(redis: Redis, prefix: string, logger: Pick<Logger, 'error'>): CostLedger {
   // Logged at each sighting: a damaged counter stays until its period's key expires, and refuses meanwhile.
   const logUnreadable = (keys: readonly string[]) => {
