@@ -13,6 +13,8 @@ import { treeBudgetKey } from '../../../src/delegation/tree-budget.ts';
 import { leaseKey } from '../../../src/fleet/channel-lease.ts';
 import { refusedSendersKeys } from '../../../src/fleet/refused-senders.ts';
 import { groupBySlot, slotWriteKeys } from '../../../src/live/run-event-log.ts';
+import { CRON_QUEUE, DELEGATE_QUEUE } from '../../../src/queue/names.ts';
+import { cronQueuePrefix, delegateQueuePrefix } from '../../../src/queue/queue-prefixes.ts';
 import { actionBucketKey } from '../../../src/security/action-buckets.ts';
 
 const SRC = join(import.meta.dirname, '../../../src');
@@ -206,6 +208,32 @@ const commandSites: Site[] = [
     ],
   },
 ];
+
+/** BullMQ's own scripts touch many keys of one queue: a queue's keys, as BullMQ names them, share its prefix's tag. */
+const bullKeys = (queuePrefix: string, queue: string) =>
+  [
+    'wait',
+    'active',
+    'delayed',
+    'prioritized',
+    'completed',
+    'failed',
+    'events',
+    'meta',
+    'id',
+    'stalled',
+    'job-1',
+  ].map((part) => `${queuePrefix}:${queue}:${part}`);
+commandSites.push(
+  {
+    site: 'queue/cron-scheduler.ts, cron-worker.ts: BullMQ cron queue',
+    keys: bullKeys(cronQueuePrefix(prefix), CRON_QUEUE),
+  },
+  {
+    site: 'queue/delegate-queue.ts, delegate-worker.ts: BullMQ delegate queue',
+    keys: bullKeys(delegateQueuePrefix(prefix), DELEGATE_QUEUE),
+  },
+);
 
 /** TODO(conv): multi-key command sites of the conversation path. */
 const pendingConvCommands: string[] = [
