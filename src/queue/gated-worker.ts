@@ -62,7 +62,9 @@ export class GatedWorker<T> extends Worker<T> {
   constructor(name: string, processor: Processor<T>, opts: WorkerOptions, gate: SlotGate) {
     super(name, processor, { ...opts, autorun: false });
     this.#gate = gate;
-    this.run().catch((err: unknown) => this.emit('error', err instanceof Error ? err : new Error(String(err))));
+    this.run().catch((err: unknown) =>
+      this.emit('error', err instanceof Error ? err : new Error(String(err))),
+    );
   }
 
   protected override async moveToActive(token: string, name?: string): Promise<Job<T>> {
@@ -101,7 +103,8 @@ export class GatedWorker<T> extends Worker<T> {
     try {
       // BullMQ may fetch this partition's next job as it completes this one: the slot then passes to that job,
       // unless another partition is waiting for a slot (it goes to that one: partitions take turns).
-      next = (await super.processJob(job, token, () => gate.waiting === 0 && fetchNextCallback())) || undefined;
+      next =
+        (await super.processJob(job, token, () => gate.waiting === 0 && fetchNextCallback())) || undefined;
       return next;
     } finally {
       this.#started--;

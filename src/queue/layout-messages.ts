@@ -26,9 +26,11 @@ export const partitionsChangedWithWork = (
   `redis.partitions = ${recorded} and its queues still hold work (${workText(w)}). Drain first: run the fleet ` +
   `with redis.partitions = ${recorded} ${DRAIN}, stop every process, then start with redis.partitions = ${configured}.`;
 
-export const legacyLayoutWithWork = (prefix: string, configured: number, w: LayoutWork) =>
+/** `other`: the release's non-conversation keys that still hold work (legacy-global-work.ts), as `<key> (<n>)`. */
+export const legacyLayoutWithWork = (prefix: string, configured: number, w: LayoutWork, other: string[]) =>
   `redis.partitions is ${configured} in the config, but Redis prefix "${prefix}" holds work in the key layout of ` +
-  `a release before partitions (recorded: none; that layout is one partition, untagged keys): ${workText(w)}. ` +
+  `a release before partitions (recorded: none; that layout is one partition, untagged keys): ${workText(w)}` +
+  `${other.length ? `; also ${other.join(', ')}` : ''}. ` +
   `Drain it with that release first: run it ${DRAIN}, stop every process, then start this release.`;
 
 export const unreadableLayoutRecord = (key: string, raw: string) =>

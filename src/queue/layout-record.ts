@@ -3,6 +3,7 @@
 // work (their conversations would be split over two queues, and their order lost); once they are empty the record
 // is rewritten. A Redis with no record but work in the untagged keys of a release before partitions is refused too.
 // Work is what the turns queues, the busy sets and the outbox streams of the channels the config names still hold
+// (and, for the release before partitions, its delegate and cron queues, background tasks and approvals)
 // (a channel no longer in the config is not looked for: finding its streams would need a SCAN of every master).
 import type { Redis } from 'ioredis';
 import { allPartitions, globalTag, type KeySpace } from '../core/key-layout.ts';
@@ -15,6 +16,7 @@ import {
   partitionsChangedWithWork,
   unreadableLayoutRecord,
 } from './layout-messages.ts';
+import { legacyGlobalWork } from './legacy-global-work.ts';
 import {
   inboxActiveKey,
   outboxQueueName,
@@ -98,9 +100,12 @@ export async function checkKeyLayout(
     redis.hset(key, 'partitions', String(space.partitions), 'updated_at', new Date().toISOString());
   const raw = await redis.hget(key, 'partitions');
   if (raw === null) {
-    const legacy = await countWork(redis, legacyKeys(space.prefix, channelKeys));
-    if (hasWork(legacy)) {
-      throw new LayoutMismatchError(legacyLayoutWithWork(space.prefix, space.partitions, legacy));
+    const [legacy, other] = await Promise.all([
+      countWork(redis, legacyKeys(space.prefix, channelKeys)),
+      legacyGlobalWork(redis, space.prefix),
+    ]);
+    if (hasWork(legacy) || other.length > 0) {
+      throw new LayoutMismatchError(legacyLayoutWithWork(space.prefix, space.partitions, legacy, other));
     }
     await write();
     logger.info({ key, partitions: space.partitions }, layoutRecordWritten);

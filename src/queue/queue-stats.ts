@@ -14,6 +14,7 @@ import {
   TURNS_QUEUE,
   turnsQueuePrefix,
 } from './names.ts';
+import { cronQueuePrefix, delegateQueuePrefix } from './queue-prefixes.ts';
 
 export interface JobCounts {
   /** Runnable jobs not yet taken: BullMQ's `waiting` plus `prioritized`. */
@@ -65,8 +66,8 @@ export function createQueueStats(opts: QueueStatsOptions): QueueStats {
   };
   const queues = [
     ...allPartitions(space).map((n) => open(TURNS_QUEUE, turnsQueuePrefix(space, n))),
-    open(CRON_QUEUE, space.prefix),
-    open(DELEGATE_QUEUE, space.prefix),
+    open(CRON_QUEUE, cronQueuePrefix(space.prefix)),
+    open(DELEGATE_QUEUE, delegateQueuePrefix(space.prefix)),
   ];
   const outboxes = opts.channelKeys.flatMap((k) =>
     allPartitions(space).map((n) => [outboxQueueName(k), outboxStreamKeyOf(space, k, n)] as const),

@@ -118,6 +118,17 @@ describe('the recorded partition count', () => {
     );
     expect(await redis.exists(layoutRecordKey(prefix))).toBe(0);
 
+    // The release's other work (a background task still in flight) is refused too, named by its key.
+    const tasks = fresh('legacy-tasks');
+    await redis.sadd(`${tasks}:delegate-inflight`, 'task-1');
+    expect(await refusal(checkKeyLayout(redis, spaceOf(tasks, 1), CHANNELS, silent))).toBe(
+      `redis.partitions is 1 in the config, but Redis prefix "${tasks}" holds work in the key layout of a release ` +
+        'before partitions (recorded: none; that layout is one partition, untagged keys): turn jobs queued or ' +
+        `running: 0, conversations with waiting messages: 0, replies not yet sent: 0; also ${tasks}:delegate-inflight ` +
+        '(1). Drain it with that release first: run it until /healthz shows every queue empty (no turn waiting or ' +
+        'running, no reply waiting), stop every process, then start this release.',
+    );
+
     const empty = fresh('legacy-empty');
     await redis.set(`${empty}:reply-sent:local.test:x:`, '3'); // an old mark is not work
     expect(await checkKeyLayout(redis, spaceOf(empty, 1), CHANNELS, silent)).toBe('written');
