@@ -2,12 +2,13 @@
 // first start. A process whose config names another count refuses to start while the old partitions still hold
 // work (their conversations would be split over two queues, and their order lost); once they are empty the record
 // is rewritten. A Redis with no record but work in the untagged keys of a release before partitions is refused too.
-// Work is what the turns queues, the busy sets and the outbox streams of the channels the config names still hold
-// (and, for the release before partitions, its delegate and cron queues, background tasks and approvals)
-// (a channel no longer in the config is not looked for: finding its streams would need a SCAN of every master).
+// Work is what the turns queues, the busy sets and the outbox streams still hold (those of the channels the config
+// names, and any other found by a SCAN of every master), and for the release before partitions also its delegate
+// and cron queues, background tasks and approvals.
 import type { Redis } from 'ioredis';
 import { allPartitions, globalTag, type KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
+import { scanKeys } from '../core/redis-scan.ts';
 import {
   type LayoutWork,
   layoutRecordRewritten,
@@ -40,8 +41,21 @@ interface WorkKeys {
   outboxes: string[];
 }
 
-async function countWork(redis: Redis, parts: readonly WorkKeys[]): Promise<LayoutWork> {
+/**
+ * Outbox streams matching `pattern` beyond `known`: a channel the config no longer names may still hold replies.
+ * A stream's name ends in `outbox-<channel>` (no `:` after it; its progress keys have one).
+ */
+async function otherOutboxes(redis: Redis, pattern: string, known: readonly WorkKeys[]): Promise<string[]> {
+  const seen = new Set(known.flatMap((p) => p.outboxes));
+  const found = await scanKeys(redis, pattern);
+  return found.filter((k) => !seen.has(k) && !k.slice(k.lastIndexOf(':outbox-') + 1).includes(':'));
+}
+
+async function countWork(redis: Redis, parts: readonly WorkKeys[], pattern: string): Promise<LayoutWork> {
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  // Each found stream is read alone (one slot per command); a key of another type there is not ours: 0.
+  const others = await otherOutboxes(redis, pattern, parts);
+  const stray = await Promise.all(others.map((k) => redis.xlen(k).catch(() => 0)));
   const per = await Promise.all(
     parts.map(async (p) => {
       // BullMQ's own lists and sorted sets of the queue: jobs not yet finished.
@@ -62,7 +76,7 @@ async function countWork(redis: Redis, parts: readonly WorkKeys[]): Promise<Layo
   return {
     turns: sum(per.map((w) => w.turns)),
     conversations: sum(per.map((w) => w.conversations)),
-    replies: sum(per.map((w) => w.replies)),
+    replies: sum(per.map((w) => w.replies)) + sum(stray),
   };
 }
 
@@ -101,7 +115,7 @@ export async function checkKeyLayout(
   const raw = await redis.hget(key, 'partitions');
   if (raw === null) {
     const [legacy, other] = await Promise.all([
-      countWork(redis, legacyKeys(space.prefix, channelKeys)),
+      countWork(redis, legacyKeys(space.prefix, channelKeys), `${space.prefix}:outbox-*`),
       legacyGlobalWork(redis, space.prefix),
     ]);
     if (hasWork(legacy) || other.length > 0) {
@@ -116,9 +130,11 @@ export async function checkKeyLayout(
     throw new LayoutMismatchError(unreadableLayoutRecord(key, raw));
   }
   if (recorded === space.partitions) return 'same';
+  const recordedSpace = { prefix: space.prefix, partitions: recorded };
   const old = await countWork(
     redis,
-    partitionedKeys({ prefix: space.prefix, partitions: recorded }, channelKeys),
+    partitionedKeys(recordedSpace, channelKeys),
+    `{${space.prefix}:p*}:outbox-*`,
   );
   if (hasWork(old)) {
     throw new LayoutMismatchError(partitionsChangedWithWork(space.prefix, space.partitions, recorded, old));

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
 import { checkKeyLayout, LayoutMismatchError, layoutRecordKey } from '../../../src/queue/layout-record.ts';
+import { outboxStreamKey, recipientConversation } from '../../../src/queue/names.ts';
 import { createReplyOutbox } from '../../../src/queue/reply-outbox.ts';
 import { createTurnQueue } from '../../../src/queue/turn-queue.ts';
 import { runRole } from '../../../src/roles/role-process.ts';
@@ -92,6 +93,14 @@ describe('the recorded partition count', () => {
   it('is rewritten, with a log line, when the recorded partitions hold no work', async () => {
     const prefix = fresh('idle');
     await checkKeyLayout(redis, spaceOf(prefix, 4), CHANNELS, silent);
+    // A reply of a channel the config no longer names is still work (found by SCAN); once sent, it is not.
+    const gone = { channel: 'telegram.gone', chat: '7' };
+    await createReplyOutbox(redis, spaceOf(prefix, 4)).enqueue(gone, { text: 'late' }, 'g1');
+    expect(await refusal(checkKeyLayout(redis, spaceOf(prefix, 2), CHANNELS, silent))).toContain(
+      '(turn jobs queued or running: 0, conversations with waiting messages: 0, replies not yet sent: 1)',
+    );
+    const stream = outboxStreamKey(spaceOf(prefix, 4), gone.channel, recipientConversation(gone));
+    await redis.xtrim(stream, 'MAXLEN', 0);
     const log = capturingLogger();
     expect(await checkKeyLayout(redis, spaceOf(prefix, 2), CHANNELS, log.logger)).toBe('rewritten');
     expect(await redis.hget(layoutRecordKey(prefix), 'partitions')).toBe('2');
