@@ -2,7 +2,7 @@
 // One BullMQ queue per partition (spec/config.md §15.1.1): a conversation's jobs always go to its partition's.
 
 import { Queue } from 'bullmq';
-import type { KeySpace } from '../core/key-layout.ts';
+import { allPartitions, type KeySpace } from '../core/key-layout.ts';
 import type { RedisTarget } from '../core/redis-target.ts';
 import { queueOptions } from './connection.ts';
 import { conversationJobId } from './conversation-inbox.ts';
@@ -21,17 +21,13 @@ export interface TurnQueue {
 }
 
 export function createTurnQueue(redisTarget: RedisTarget, space: KeySpace): TurnQueue {
-  // Opened on first use: a process that kicks few conversations keeps few connections.
-  const queues = new Map<number, Queue>();
-  const queueOf = (n: number): Queue => {
-    let queue = queues.get(n);
-    if (!queue) {
-      queue = new Queue(TURNS_QUEUE, queueOptions(redisTarget, turnsQueuePrefix(space, n)));
-      queue.on('error', () => {}); // connection errors: ioredis reconnects; callers see failed adds
-      queues.set(n, queue);
-    }
+  // Opened at start, as with one queue: a conversation's first kick waits for no connection.
+  const queues = allPartitions(space).map((n) => {
+    const queue = new Queue(TURNS_QUEUE, queueOptions(redisTarget, turnsQueuePrefix(space, n)));
+    queue.on('error', () => {}); // connection errors: ioredis reconnects; callers see failed adds
     return queue;
-  };
+  });
+  const queueOf = (n: number): Queue => queues[n] ?? (queues[0] as Queue);
   return {
     async kick(conversation, agent) {
       const data: DrainJobData = agent ? { conversation, agent } : { conversation };
@@ -43,7 +39,7 @@ export function createTurnQueue(redisTarget: RedisTarget, space: KeySpace): Turn
       );
     },
     async close() {
-      await Promise.all([...queues.values()].map((q) => q.close()));
+      await Promise.all(queues.map((q) => q.close()));
     },
   };
 }
