@@ -9,9 +9,12 @@ import {
   sessionIndexKey,
   sessionIndexMember,
   sessionLastActivity,
+  sessionsNewestFirst,
 } from '../../../src/session/session-index.ts';
+import { readVisibleSessions } from '../../../src/web/sessions/visible-sessions.ts';
 import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { seedSessions } from '../../helpers/transcript-seed.ts';
 
 const redis = testRedis();
 const prefix = uniquePrefix('session-index');
@@ -100,5 +103,25 @@ describe('session index', () => {
     expect(all.sessions.map((s) => `${s.agent}/${s.sessionKey}`).sort()).toEqual(
       ['cli/s1', 'cli/s2', 'main/local.test:c:'].sort(),
     );
+  });
+
+  it('merges the partitions: pages most recent first over four indexes, and the visible list reads them in order', async () => {
+    const space = spaceOf(`${prefix}-parts`, 4);
+    await seedSessions(redis, space, 30, 1);
+    const convs = Array.from({ length: 30 }, (_, i) => `local.test:chat-${i}:`);
+    // The seeded sessions sit in every partition's index.
+    expect(new Set(convs.map((c) => sessionIndexKey(space, c))).size).toBe(4);
+    const first = await readSessionIndex(redis, space, 0, 10);
+    const second = await readSessionIndex(redis, space, 10, 10);
+    expect(first.total).toBe(30);
+    // seedSessions makes chat-i the i-th most recent.
+    expect([...first.sessions, ...second.sessions].map((s) => s.sessionKey)).toEqual(convs.slice(0, 20));
+    const seen: string[] = [];
+    for await (const s of sessionsNewestFirst(redis, space, 4)) seen.push(s.sessionKey);
+    expect(seen).toEqual(convs);
+    const mine = await readVisibleSessions(redis, space, 0, (agent) => agent === 'main');
+    expect(mine.total).toBe(15);
+    expect(mine.rows.map((r) => r.sessionKey)).toEqual(convs.filter((_, i) => i % 2 === 1));
+    await deletePrefix(redis, space.prefix);
   });
 });
