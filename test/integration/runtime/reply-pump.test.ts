@@ -5,7 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalChannel, type LocalChannel } from '../../../channels/local/local-adapter.ts';
 import type { OutboxWriter } from '../../../src/channel-host/types.ts';
 import { createMetricsStore } from '../../../src/fleet/metrics-store.ts';
-import { OUTBOX_GROUP, outboxStreamKeyOf, replySentKey } from '../../../src/queue/names.ts';
+import {
+  OUTBOX_GROUP,
+  outboxStreamKeyOf,
+  partitionOfConversation,
+  replySentKey,
+} from '../../../src/queue/names.ts';
 import { createReplyOutbox } from '../../../src/queue/reply-outbox.ts';
 import { type ReplyPump, type ReplyPumpOptions, startReplyPump } from '../../../src/queue/reply-pump.ts';
 import { everyPartition, spaceOf } from '../../helpers/key-space.ts';
@@ -145,6 +150,46 @@ describe('outbox stream and reply pump', () => {
     expect(texts(c.local, 'x')).toEqual(['bbbbbbbbb', 'ccccccccc', 'after']);
     await expect.poll(() => redis.xlen(c.stream)).toBe(0);
     expect(await redis.exists(`${c.stream}:progress:${firstId}`)).toBe(0);
+  });
+
+  it("takes a crashed gateway's replies back from every partition's stream, ids alike across streams", async () => {
+    const c = channel(10, 4);
+    const chats = Array.from({ length: 8 }, (_, k) => `px${k}`);
+    const streams = [0, 1, 2, 3].map((n) => outboxStreamKeyOf(c.space, c.local.key, n));
+    for (const s of streams) await redis.xgroup('CREATE', s, OUTBOX_GROUP, '0', 'MKSTREAM');
+    // The same stream ids in every partition (1-0, 2-0, …): entries are told apart by their partition, not their id.
+    const next = new Map<string, number>();
+    for (const chat of chats) {
+      const conv = `${c.local.key}:${chat}:`;
+      const stream = outboxStreamKeyOf(c.space, c.local.key, partitionOfConversation(c.space, conv));
+      for (const seq of [1, 2]) {
+        const id = (next.get(stream) ?? 0) + 1;
+        next.set(stream, id);
+        const to = JSON.stringify({ channel: c.local.key, chat });
+        await redis.xadd(
+          stream,
+          `${id}-0`,
+          'to',
+          to,
+          'text',
+          `${chat} r${seq}`,
+          'conv',
+          conv,
+          'seq',
+          String(seq),
+        );
+      }
+    }
+    expect(next.size).toBeGreaterThan(1);
+    // A gateway that read everything and died without sending any of it.
+    for (const s of streams)
+      await redis.xreadgroup('GROUP', OUTBOX_GROUP, 'dead', 'COUNT', 100, 'STREAMS', s, '>');
+    await new Promise((r) => setTimeout(r, 450));
+    c.pump('g2');
+    await c.local.waitForReplies(16, { timeoutMs: 5000 });
+    for (const chat of chats) expect(texts(c.local, chat)).toEqual([`${chat} r1`, `${chat} r2`]);
+    await expect.poll(() => c.queued()).toBe(0);
+    expect(c.local.replies).toHaveLength(16);
   });
 
   it("takes a crashed gateway's whole backlog back in one pass, in order", async () => {
