@@ -19,10 +19,6 @@ export class SlotGate {
   get waiting(): number {
     return this.#waiting.length;
   }
-  /** Slots free now. */
-  get free(): number {
-    return this.#free;
-  }
   /** Takes a slot if one is free now. */
   tryAcquire(): boolean {
     if (this.#free === 0) return false;
