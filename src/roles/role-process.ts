@@ -8,6 +8,7 @@ import type { ConfigDiagnostics } from '../ops-api/health.ts';
 import { createChannelAdapters } from './channel-adapters.ts';
 import { startConfigReload } from './config-reload.ts';
 import { startGatewayRole } from './gateway-role.ts';
+import { compactAfterStart } from './heap-compact.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
 import { shuttingDown, stopped } from './role-messages.ts';
 import { startupSummary } from './startup-summary.ts';
@@ -123,6 +124,8 @@ async function runUntilStopped(
       inEffect = next;
     },
   });
+  // Started: release what loading left behind before the process settles into its work (heap-compact.ts).
+  compactAfterStart(io.env);
   const label = role === 'start' ? 'gateway + worker' : role;
   for (const line of startupSummary(
     config,
