@@ -38,16 +38,20 @@ const io = () => {
 };
 const clock = createTelegramClock(tg);
 for (let i = 0; i < 50; i++) await clock.roundTrip(1, `w${i}`);
+const calls0 = tg.calls.length;
 const th0 = threads();
 const io0 = io();
 const cpu0 = baton.cpuMs();
 const lat: number[] = [];
 for (let i = 0; i < turns; i++) lat.push(await clock.roundTrip(1, `l${i}`));
 const cpu = (baton.cpuMs() - cpu0) / turns;
+const methods = new Map<string, number>();
+for (const c of tg.calls.slice(calls0)) methods.set(c.method, (methods.get(c.method) ?? 0) + 1);
 const io1 = io();
 const th1 = threads();
 process.stdout.write(
   `p50 ${round(percentile(lat, 50))} ms, CPU ${round(cpu)} ms/turn, syscalls/turn read ${round((io1.r - io0.r) / turns)} write ${round((io1.w - io0.w) / turns)}\n` +
+    `Bot API calls/turn: ${[...methods].map(([k, v]) => `${k} ${round(v / turns)}`).join(', ')}\n` +
     `threads ms/turn: ${[...th1].map(([k, v]) => `${k} ${round((v - (th0.get(k) ?? 0)) / turns)}`).join(', ')}\n`,
 );
 // The process lane's burst: 1,000 messages over 100 chats, RSS once the last reply left.
