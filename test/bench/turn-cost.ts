@@ -1,6 +1,9 @@
 // CPU per turn, repeatable on a loaded machine: the in-process bench path (local channel, instant model) and raw
 // BullMQ against a private redis-server, reporting this process's CPU per turn, redis-server's CPU per turn and
 // Redis commands per turn (INFO commandstats). `node test/bench/turn-cost.ts [turns] [rounds]`.
+// TURN_COST_SOCKETS=1 also times this process's socket writes; TURN_COST_MONITOR=<file> writes a MONITOR of five
+// sequential turns (TURN_COST_FULL=1: arguments untruncated) and stops; TURN_COST_PROFILE=burst|sequential|raw
+// profiles that phase alone into TURN_COST_OUT (a .cpuprofile; TURN_COST_HEAP=1: an allocation sampling profile).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -86,28 +89,9 @@ if (process.env.TURN_COST_SOCKETS) {
   } as typeof write;
 }
 
-// Commands this process hands to ioredis, by name (scripts by their first key's last segment).
-const sent = new Map<string, number>();
-if (process.env.TURN_COST_SOCKETS) {
-  const proto = Redis.prototype as unknown as { sendCommand(c: { name: string; args: unknown[] }): unknown };
-  const send = proto.sendCommand;
-  proto.sendCommand = function (this: unknown, c) {
-    const name =
-      c.name === 'evalsha'
-        ? `evalsha:${String(c.args[2] ?? '')
-            .split(':')
-            .slice(-2)
-            .join(':')}`
-        : c.name;
-    sent.set(name, (sent.get(name) ?? 0) + 1);
-    return send.call(this, c);
-  };
-}
-
 async function measure(n: number, run: () => Promise<void>) {
   const r0 = await redisState();
   const s0 = { ...sockets };
-  const sent0 = new Map(sent);
   const io0 = syscalls();
   const th0 = threadCpu();
   const c0 = process.cpuUsage();
@@ -130,12 +114,6 @@ async function measure(n: number, run: () => Promise<void>) {
       .map(([k, v]) => `${k} ${round(v)}`)
       .join(', '),
     sockets: `socket writes/turn ${round((sockets.calls - s0.calls) / n)} (strings ${round((sockets.strings - s0.strings) / n)}), ${round((sockets.bytes - s0.bytes) / n)} B, ${round((1000 * (sockets.ms - s0.ms)) / n)} µs in write()`,
-    sent: [...sent]
-      .map(([k, v]) => [k, (v - (sent0.get(k) ?? 0)) / n] as const)
-      .filter(([, v]) => v > 0.02)
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, v]) => `${k} ${round(v)}`)
-      .join(', '),
     reads: (io1.r - io0.r) / n,
     writes: (io1.w - io0.w) / n,
     nodeMs: (c1.user + c1.system) / 1000 / n,
@@ -147,7 +125,7 @@ async function measure(n: number, run: () => Promise<void>) {
 
 const show = (name: string, f: Awaited<ReturnType<typeof measure>>) =>
   process.stdout.write(
-    `${name}: node ${round(f.nodeMs * 1000)} µs/turn, redis ${round(f.redisMs * 1000)} µs/turn, ${round(f.cmds)} cmds/turn, ${round(f.perSec)}/s, syscalls/turn read ${round(f.reads)} write ${round(f.writes)}\n    threads µs/turn: ${f.threads}\n    bytes/turn to redis ${round(f.netIn)} from redis ${round(f.netOut)}\n    ${f.byCmd}\n    ${f.sockets}\n    client: ${f.sent}\n`,
+    `${name}: node ${round(f.nodeMs * 1000)} µs/turn, redis ${round(f.redisMs * 1000)} µs/turn, ${round(f.cmds)} cmds/turn, ${round(f.perSec)}/s, syscalls/turn read ${round(f.reads)} write ${round(f.writes)}\n    threads µs/turn: ${f.threads}\n    bytes/turn to redis ${round(f.netIn)} from redis ${round(f.netOut)}\n    ${f.byCmd}\n    ${f.sockets}\n`,
   );
 
 const baton = await startBenchRuntime(url, { name: 'cost', concurrency: 16 });
