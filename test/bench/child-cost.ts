@@ -19,7 +19,9 @@ const baton = await startBatonChild(
   process.env.BATON_TEST_REDIS_URL ?? REDIS_URL,
   'cost',
   fakeModelAgentToml(model.openaiBaseUrl) + telegramChannel(tg.url),
-  profDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=200'] } : {},
+  profDir
+    ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=200'] }
+    : { nodeArgs: (process.env.CHILD_COST_NODE_ARGS ?? '').split(' ').filter(Boolean) },
 );
 const pid = baton.child.pid ?? 0;
 function threads(): Map<string, number> {
