@@ -14,6 +14,7 @@ import { shuttingDown, stopped } from './role-messages.ts';
 import { startupSummary } from './startup-summary.ts';
 import { type StopSignals, watchStopSignals } from './stop-signals.ts';
 import { type Role, startWorkerRole } from './worker-role.ts';
+import { boundYoungGeneration } from './young-generation.ts';
 
 export type RoleName = 'start' | 'gateway' | 'worker';
 
@@ -69,6 +70,7 @@ async function runUntilStopped(
   const config = loaded.config;
   // A long-running process: bound the garbage a burst may leave in the heap (heap-growth.ts).
   boundHeapGrowth(io.env);
+  boundYoungGeneration(io.env); // and what a burst leaves in the young generation (young-generation.ts)
   const logger = createLogger({ secrets: config.secrets });
   // Resilient loading: a bad section is dropped and the rest starts, so operators can repair the file.
   for (const d of loaded.diagnostics)

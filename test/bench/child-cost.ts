@@ -67,6 +67,10 @@ await tg.waitForCalls((c) => c.method === 'sendMessage', sent + 1000, 120_000, '
 process.stdout.write(
   `burst: ${round(1000 / ((performance.now() - tb) / 1000))} turns/s, CPU ${round((baton.cpuMs() - burstCpu0) / 1000)} ms/turn, RSS before ${round(idleRss)} MB, after ${round(baton.rssMb())} MB, heap used ${round(await baton.heapUsedMb())} MB\n`,
 );
+if (process.env.CHILD_COST_SIGNAL) {
+  baton.child.kill('SIGUSR2'); // an --import hook of the caller's may report on it
+  await new Promise((r) => setTimeout(r, 500));
+}
 await baton.close();
 await tg.close();
 model.close();
