@@ -13,7 +13,12 @@ import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { runningTurnsKey } from '../fleet/running-turns.ts';
 import type { ChatMessage } from '../providers/types.ts';
-import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
+import {
+  HISTORY_MAX_STORED,
+  HISTORY_TTL_SECS,
+  historyFromEntries,
+  historyKeys,
+} from '../session/history-store.ts';
 import { sessionIndexKey, sessionIndexMember } from '../session/session-index.ts';
 import {
   inboxActiveKey,
@@ -32,7 +37,7 @@ import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-7.lua'));
 const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
-const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-10.lua'));
+const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-11.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
 export const queuedMessageSchema = inboundMessageSchema.extend({
@@ -72,11 +77,41 @@ export interface ConversationInbox {
    * mark, in one step; returns the next head, if any.
    */
   settle(conversation: string, event: QueuedMessage, turn: SettledTurn): Promise<QueuedMessage | null>;
+  /**
+   * `settle`, and in the same script the next head's running mark (run `next.runId` on `next.workerId`) and,
+   * when the head is `next.agent`'s, its history: the next turn needs no round trip before it starts.
+   */
+  settleAndBegin(
+    conversation: string,
+    event: QueuedMessage,
+    turn: SettledTurn,
+    next: NextTurnStart,
+  ): Promise<SettledAndBegun>;
   pending(conversation: string): Promise<number>;
   /** Events are waiting and no drain job exists for them (one that exists reaches them or re-kicks). */
   needsKick(conversation: string): Promise<boolean>;
   /** Conversations that have events waiting (for the sweeper). */
   activeConversations(): Promise<string[]>;
+}
+
+/** What the worker asks the settle to prepare for the conversation's next turn. */
+export interface NextTurnStart {
+  runId: string;
+  workerId: string;
+  /** The agent whose history is read for the next turn (its session is the conversation). */
+  agent: string;
+  /** How many of its last entries (max_history_messages). */
+  historyLimit: number;
+}
+
+export interface SettledAndBegun {
+  next: QueuedMessage | null;
+  /**
+   * The turn id whose running mark the settle set (the next head's, when it could read it), and the history it
+   * read for that turn (absent: the head is another agent's). `next` may differ from it when the head read was
+   * unreadable and dropped: the worker then clears that mark.
+   */
+  begun?: { turnId: string; history?: ChatMessage[] };
 }
 
 /** BullMQ job ids may not contain ':'; conversation ids do, so jobs use a digest. */
@@ -146,6 +181,63 @@ export function createConversationInbox(
     }
     return null;
   }
+  async function settleTurnAt(
+    conversation: string,
+    event: QueuedMessage,
+    turn: SettledTurn,
+    next?: NextTurnStart,
+  ): Promise<SettledAndBegun> {
+    const history = turn.history ?? { agent: '', sessionKey: '', messages: [] };
+    // The turn's session is its conversation (turn-worker.ts); a failed turn adds no history, and its unused
+    // history keys are named under the conversation all the same.
+    const session = history.sessionKey || conversation;
+    const nextList = historyKeys(space, next?.agent ?? history.agent, conversation)[0];
+    const [, head, begunTurn, entries] = (await settleTurn(
+      redis,
+      [
+        inboxKey(conversation),
+        activeKey(conversation),
+        replyIdempotencyKey(space, conversation, turn.turnId),
+        outboxStreamKey(space, turn.to.channel, conversation),
+        runningTurnsKey(space, conversation),
+        ...historyKeys(space, history.agent, session),
+        sessionIndexKey(space, session),
+        liveTurnKey(space, conversation, turn.turnId),
+        turnFilesKey(space, conversation, turn.turnId),
+        nextList,
+      ],
+      [
+        event.eventId,
+        conversation,
+        REPLY_IDEMPOTENCY_TTL_SECS,
+        ...outboxEntryArgs({
+          to: turn.to,
+          text: turn.text,
+          order: { conversation, seq: event.seq },
+        }),
+        turn.turnId,
+        HISTORY_TTL_SECS,
+        historyMaxStored,
+        sessionIndexMember(history.agent, history.sessionKey),
+        ...changeArgs(prefix, 'sessions', conversation),
+        turn.runId ?? '',
+        next?.runId ?? '',
+        next?.workerId ?? '',
+        next?.agent ?? '',
+        next?.historyLimit ?? 0,
+        ...history.messages.map((m) => JSON.stringify(m)),
+      ],
+    )) as [number, string, string?, string[]?];
+    const nextEvent = await readable(conversation, head === '' ? null : head);
+    if (!begunTurn) return { next: nextEvent };
+    return {
+      next: nextEvent,
+      begun: {
+        turnId: begunTurn,
+        ...(entries ? { history: historyFromEntries(entries, logger, nextList) } : {}),
+      },
+    };
+  }
   return {
     async accept(conversation, event) {
       const dedupe = keys.dedupe(conversation, event.channel, event.eventId);
@@ -177,43 +269,9 @@ export function createConversationInbox(
       return readable(conversation, await redis.lindex(inboxKey(conversation), 0));
     },
     async settle(conversation, event, turn) {
-      const history = turn.history ?? { agent: '', sessionKey: '', messages: [] };
-      // The turn's session is its conversation (turn-worker.ts); a failed turn adds no history, and its unused
-      // history keys are named under the conversation all the same.
-      const session = history.sessionKey || conversation;
-      const [, next] = (await settleTurn(
-        redis,
-        [
-          inboxKey(conversation),
-          activeKey(conversation),
-          replyIdempotencyKey(space, conversation, turn.turnId),
-          outboxStreamKey(space, turn.to.channel, conversation),
-          runningTurnsKey(space, conversation),
-          ...historyKeys(space, history.agent, session),
-          sessionIndexKey(space, session),
-          liveTurnKey(space, conversation, turn.turnId),
-          turnFilesKey(space, conversation, turn.turnId),
-        ],
-        [
-          event.eventId,
-          conversation,
-          REPLY_IDEMPOTENCY_TTL_SECS,
-          ...outboxEntryArgs({
-            to: turn.to,
-            text: turn.text,
-            order: { conversation, seq: event.seq },
-          }),
-          turn.turnId,
-          HISTORY_TTL_SECS,
-          historyMaxStored,
-          sessionIndexMember(history.agent, history.sessionKey),
-          ...changeArgs(prefix, 'sessions', conversation),
-          turn.runId ?? '',
-          ...history.messages.map((m) => JSON.stringify(m)),
-        ],
-      )) as [number, string];
-      return readable(conversation, next === '' ? null : next);
+      return (await settleTurnAt(conversation, event, turn)).next;
     },
+    settleAndBegin: (conversation, event, turn, next) => settleTurnAt(conversation, event, turn, next),
     pending: (conversation) => redis.llen(inboxKey(conversation)),
     async needsKick(conversation) {
       // One round trip: both leave in the same auto-pipelined write.

@@ -1,6 +1,7 @@
 // Runs turns: a drain job takes its conversation's events in arrival order, one turn at a time.
 
 import type { Job } from 'bullmq';
+import { historyMessageLimit } from '../agent/context-budget.ts';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
 import type { TurnAttachments } from '../agent/turn-attachments.ts';
@@ -8,7 +9,7 @@ import { turnFailureReply } from '../agent/turn-failure.ts';
 import { EMPTY_ANSWER, NEW_SESSION_STARTED, TURN_ABORTED } from '../channel-host/channel-messages.ts';
 import { parseChatCommand } from '../channel-host/commands.ts';
 import type { Recipient } from '../channel-host/types.ts';
-import { channelOf, riskProfileFor } from '../config/lookup.ts';
+import { channelOf, riskProfileFor, runtimeProfileFor } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
 import { allPartitions, type KeySpace } from '../core/key-layout.ts';
@@ -66,6 +67,16 @@ export interface TurnWorker {
 /** The turn's reply, or null when the turn was handed back to the queue at shutdown. */
 type Outcome = SettledTurn | null;
 
+/** A turn's abort, registered before its running mark is written (so an abort that finds the mark reaches it). */
+interface OpenTurn {
+  runId: string;
+  controller: AbortController;
+  close(): void;
+  /** The settle before it wrote the turn's running mark. */
+  marked?: boolean;
+  session?: Promise<TurnSession>;
+}
+
 /**
  * A drain job's lock (renewed at half this period while its worker lives). When a worker dies, its
  * conversations move to another worker within about 1.5 × this, so keep it short.
@@ -80,10 +91,25 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   let closing = false; // stop starting new events
   let aborting = false; // grace is over: running turns are handed back
 
+  function openTurn(conversation: string): OpenTurn {
+    const controller = new AbortController();
+    active.add(controller);
+    const unregister = opts.abortBus.register('session', conversation, controller);
+    return {
+      runId: newRunId(),
+      controller,
+      close() {
+        unregister();
+        active.delete(controller);
+      },
+    };
+  }
+
   async function runEvent(
     conversation: string,
     event: QueuedMessage,
     session?: Promise<TurnSession>,
+    opened?: OpenTurn,
   ): Promise<Outcome> {
     // This turn's config: a reload from now on reaches the next turn, not this one.
     const services = turnServices(opts.services);
@@ -93,15 +119,18 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       chat: event.chat,
       ...(event.thread ? { thread: event.thread } : {}),
     };
-    const controller = new AbortController();
-    active.add(controller);
-    const unregister = opts.abortBus.register('session', conversation, controller);
-    // Marked after the abort registration, so an abort that finds the mark always reaches this turn.
-    // Not awaited before the turn starts: the abort API may see the turn a moment late, the user sees it sooner.
-    const runId = newRunId();
-    const marked = opts.running
-      .markRunning(conversation, turnId, services.workerId, runId)
-      .catch((err: unknown) => logger.warn({ err: errorMessage(err) }, 'could not mark the turn running'));
+    const turn = opened ?? openTurn(conversation);
+    const { controller, runId } = turn;
+    // Marked after the abort registration, so an abort that finds the mark always reaches this turn (the settle
+    // of the turn before may have marked it already). Not awaited before the turn starts: the abort API may see
+    // the turn a moment late, the user sees it sooner.
+    const marked = turn.marked
+      ? undefined
+      : opts.running
+          .markRunning(conversation, turnId, services.workerId, runId)
+          .catch((err: unknown) =>
+            logger.warn({ err: errorMessage(err) }, 'could not mark the turn running'),
+          );
     let text = '';
     let history: SettledTurn['history'];
     let handedBack = false;
@@ -156,8 +185,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       if (!controller.signal.aborted) logger.warn({ err: errorMessage(err), conversation }, 'turn failed');
     } finally {
       stopTyping?.();
-      unregister();
-      active.delete(controller);
+      turn.close();
     }
     await live?.finish();
     await marked;
@@ -224,16 +252,59 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     const ahead = agent ? readTurnSession(services, agent, conversation) : undefined;
     ahead?.catch(() => {}); // unused when the head is another agent's; a real failure shows in the turn
     let event = await inbox.head(conversation);
-    for (let n = 0; event && n < maxEvents && !closing; n++) {
-      const session = n === 0 && event.agent === agent ? ahead : undefined;
-      const reply =
-        parseChatCommand(event) === 'new'
-          ? await startFreshSession(conversation, event)
-          : await runEvent(conversation, event, session);
-      if (!reply) return;
-      // History, reply and the event's removal in one step: exactly one reply per event, in order.
-      event = await inbox.settle(conversation, event, reply);
+    let opened: OpenTurn | undefined; // the next turn, begun by the settle before it
+    try {
+      for (let n = 0; event && n < maxEvents && !closing; n++) {
+        const turn = opened;
+        opened = undefined;
+        const session = turn?.session ?? (n === 0 && event.agent === agent ? ahead : undefined);
+        let reply: Outcome;
+        if (parseChatCommand(event) === 'new') {
+          turn?.close(); // its running mark goes with the settle below (same turn id)
+          reply = await startFreshSession(conversation, event);
+        } else reply = await runEvent(conversation, event, session, turn);
+        if (!reply) return;
+        // History, reply and the event's removal in one step: exactly one reply per event, in order.
+        if (n + 1 >= maxEvents || closing) {
+          event = await inbox.settle(conversation, event, reply);
+          continue;
+        }
+        // The same step marks the next head running and reads its history: its turn starts without a round trip.
+        opened = openTurn(conversation);
+        const settled = await settleAndBegin(conversation, event, reply, opened);
+        event = settled.next;
+        if (!settled.begun || !event || turnIdOf(event) !== settled.begun.turnId) {
+          // No mark set, or set for a head the inbox then dropped as unreadable: the next turn marks itself.
+          if (settled.begun) await opts.running.markDone(conversation, settled.begun.turnId);
+          continue;
+        }
+        opened.marked = true;
+        // Read only when the head is the same agent's (the script compares).
+        const history = settled.begun.history;
+        if (history)
+          opened.session = services.sessionModels
+            .get(event.agent, conversation)
+            .then((switchedModel) => ({ switchedModel, history }));
+      }
+    } finally {
+      // A next turn begun here but not run (shutdown, the job's share used up): its mark must not stay.
+      if (opened) {
+        opened.close();
+        if (opened.marked && event)
+          await opts.running.markDone(conversation, turnIdOf(event)).catch(() => {});
+      }
     }
+  }
+
+  function settleAndBegin(conversation: string, event: QueuedMessage, reply: SettledTurn, next: OpenTurn) {
+    const agent = event.agent;
+    const historyLimit = historyMessageLimit(runtimeProfileFor(services.config, agent));
+    return inbox.settleAndBegin(conversation, event, reply, {
+      runId: next.runId,
+      workerId: services.workerId,
+      agent,
+      historyLimit,
+    });
   }
 
   const lockDuration = opts.lockDurationMs ?? DEFAULT_LOCK_MS;

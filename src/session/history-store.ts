@@ -25,6 +25,17 @@ export function historyKeys(
   return [list, `${list}:turns`];
 }
 
+/**
+ * A session's last stored entries (`LRANGE list -limit -1`) as the history a turn sends: starting at a user
+ * message, so tool calls keep their results. A damaged entry is skipped (logged), so it cannot fail every later
+ * turn of the session. The turn worker also reads the entries in the script that settles the turn before.
+ */
+export function historyFromEntries(raw: string[], logger: Logger, list: string): ChatMessage[] {
+  const msgs = readHistoryEntries(raw, { logger, key: list });
+  const firstUser = msgs.findIndex((m) => m.role === 'user');
+  return firstUser < 0 ? [] : msgs.slice(firstUser);
+}
+
 export interface HistoryStore {
   /** The most recent messages, starting at a user message so tool calls keep their results. */
   load(agent: string, sessionKey: string, limit?: number): Promise<ChatMessage[]>;
@@ -48,10 +59,7 @@ export function createHistoryStore(
   return {
     async load(agent, sessionKey, limit = 50) {
       const list = key(agent, sessionKey);
-      // A damaged entry is skipped (logged), so it cannot fail every later turn of the session.
-      const msgs = readHistoryEntries(await redis.lrange(list, -limit, -1), { logger, key: list });
-      const firstUser = msgs.findIndex((m) => m.role === 'user');
-      return firstUser < 0 ? [] : msgs.slice(firstUser);
+      return historyFromEntries(await redis.lrange(list, -limit, -1), logger, list);
     },
     async append(agent, sessionKey, turnId, messages) {
       if (messages.length === 0) return false;

@@ -1,5 +1,6 @@
 // The conversation inbox on real Redis: an unreadable head is dropped with a log line, not retried forever.
 import { afterAll, describe, expect, it } from 'vitest';
+import { runningTurnsKey } from '../../../src/fleet/running-turns.ts';
 import { createConversationInbox, drainJobKey } from '../../../src/queue/conversation-inbox.ts';
 import { inboxKeys } from '../../../src/queue/names.ts';
 import { createTurnQueue } from '../../../src/queue/turn-queue.ts';
@@ -95,6 +96,55 @@ describe('conversation inbox', () => {
     const to = { channel: 'local.test', chat: 's' };
     const next = await inbox.settle(conversation, head, { to, text: 'ok', turnId: 'local.test:s1' });
     expect(next).toMatchObject({ eventId: 's2', seq: 2 });
+  });
+
+  it('a settle that begins the next turn marks its head running and reads its history', async () => {
+    const inbox = createConversationInbox(redis, space, capturingLogger().logger);
+    const conversation = 'local.test:b:';
+    const to = { channel: 'local.test', chat: 'b' };
+    await inbox.accept(conversation, event('b1', 'one'));
+    await inbox.accept(conversation, event('b2', 'two'));
+    await inbox.accept(conversation, { ...event('b3', 'three'), agent: 'other' });
+    const next = { runId: 'run-2', workerId: 'w-1', agent: 'main', historyLimit: 1 };
+    const first = (await inbox.head(conversation))!;
+    const messages = [
+      { role: 'user' as const, content: 'one' },
+      { role: 'assistant' as const, content: 'ok one' },
+    ];
+    const history = { agent: 'main', sessionKey: conversation, messages };
+    const a = await inbox.settleAndBegin(
+      conversation,
+      first,
+      { to, text: 'a', turnId: 'local.test:b1', history },
+      next,
+    );
+    expect(a.next).toMatchObject({ eventId: 'b2' });
+    // The window starts at a user message: the one entry read (the assistant's) leaves none.
+    expect(a.begun).toEqual({ turnId: 'local.test:b2', history: [] });
+    const mark = JSON.parse((await redis.hget(runningTurnsKey(space, conversation), conversation))!);
+    expect(mark).toEqual({ runId: 'local.test:b2', workerId: 'w-1', rootRunId: 'run-2' });
+    // The next head is another agent's: marked, its history left to the turn.
+    const b = await inbox.settleAndBegin(
+      conversation,
+      a.next!,
+      { to, text: 'b', turnId: 'local.test:b2' },
+      {
+        ...next,
+        runId: 'run-3',
+        historyLimit: 50,
+      },
+    );
+    expect(b.next).toMatchObject({ eventId: 'b3', agent: 'other' });
+    expect(b.begun).toEqual({ turnId: 'local.test:b3' });
+    // The last: nothing to begin, and the settle clears the mark it set for this turn.
+    const c = await inbox.settleAndBegin(
+      conversation,
+      b.next!,
+      { to, text: 'c', turnId: 'local.test:b3' },
+      next,
+    );
+    expect(c).toEqual({ next: null });
+    expect(await redis.hget(runningTurnsKey(space, conversation), conversation)).toBeNull();
   });
 
   it('refuses an event on a damaged inbox key before numbering it', async () => {

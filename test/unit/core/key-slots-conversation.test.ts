@@ -59,7 +59,7 @@ const scripts: Record<string, { site: string; keys: Call }[]> = {
       ],
     },
   ],
-  'queue/lua/settle-turn-10.lua': [
+  'queue/lua/settle-turn-11.lua': [
     {
       site: 'queue/conversation-inbox.ts settle (the session is the conversation)',
       keys: (c, channel) => [
@@ -72,6 +72,7 @@ const scripts: Record<string, { site: string; keys: Call }[]> = {
         sessionIndexKey(space, c),
         liveTurnKey(space, c, turnId),
         turnFilesKey(space, c, turnId),
+        historyKeys(space, 'other-agent', c)[0],
       ],
     },
   ],

@@ -188,7 +188,7 @@ const scripts: Record<string, Site[]> = {
     sessionIndexKey(space, c),
     drainJobKey(space, c),
   ]),
-  'queue/lua/settle-turn-10.lua': convSites('queue/conversation-inbox.ts settle', (c) => [
+  'queue/lua/settle-turn-11.lua': convSites('queue/conversation-inbox.ts settle', (c) => [
     inbox.inbox(c),
     inbox.active(c),
     replyIdempotencyKey(space, c, turnId),
@@ -198,6 +198,7 @@ const scripts: Record<string, Site[]> = {
     sessionIndexKey(space, c),
     liveTurnKey(space, c, turnId),
     turnFilesKey(space, c, turnId),
+    historyKeys(space, 'other-agent', c)[0],
   ]),
   'queue/lua/drop-unreadable-head-4.lua': convSites('queue/conversation-inbox.ts readable', (c) => [
     inbox.inbox(c),

@@ -26,7 +26,7 @@ describe('readLuaSource', () => {
 
   it('every shipped script that includes a fragment has no include line left', () => {
     for (const script of [
-      'src/queue/lua/settle-turn-10.lua',
+      'src/queue/lua/settle-turn-11.lua',
       'src/queue/lua/enqueue-live-op-3.lua',
       'src/queue/lua/enqueue-reply-2.lua',
       'src/queue/lua/drop-unreadable-head-4.lua',

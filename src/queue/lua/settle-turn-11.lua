@@ -7,16 +7,20 @@
 -- KEYS[6] session history list, KEYS[7] set of turn ids already in that history,
 -- KEYS[8] session index (sorted set: session member -> last activity ms, read by the dashboard),
 -- KEYS[9] the turn's runs that queued live ops (live-shows.ts), KEYS[10] the files the turn's runs queued
--- (turn-files.ts)
+-- (turn-files.ts), KEYS[11] the history list the next turn reads (its session is the conversation)
 -- ARGV[1] event id, ARGV[2] conversation id, ARGV[3] idempotency ttl seconds,
 -- ARGV[4..8] the reply's outbox entry (outbox-entry.fragment.lua), ARGV[9] this turn's id,
 -- ARGV[10] history ttl seconds, ARGV[11] max stored history messages, ARGV[12] session index member,
 -- ARGV[13] dashboard pub/sub channel, ARGV[14] its change message, ARGV[15] the run that answers ('' for none),
--- ARGV[16..] history messages (JSON)
--- Returns { events left, the new head event JSON or '' }.
+-- ARGV[16] the next turn's run id ('' : the worker takes no next turn now), ARGV[17] the worker's id,
+-- ARGV[18] the agent whose history the next turn reads, ARGV[19] how many of its last entries,
+-- ARGV[20..] history messages (JSON)
+-- Returns { events left, the new head event JSON or '', the next turn's id when its running mark was set here
+-- or '', the next turn's history entries when read here (else nil) }: the next turn starts without a round
+-- trip of its own (turn-worker.ts).
 --!include outbox-entry.fragment.lua
 --!include ../../session/lua/history-append.fragment.lua
-if #ARGV > 15 then history_append(KEYS[6], KEYS[7], KEYS[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], 16) end
+if #ARGV > 19 then history_append(KEYS[6], KEYS[7], KEYS[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], 20) end
 -- The reply replaces the live previews of its turn (live.md §2 step 3): it names every run that showed live
 -- messages, the answering run last, so the gateway edits the newest preview into the answer and deletes the
 -- ones of runs that died or were handed back. A turn that showed nothing costs the gateway nothing.
@@ -70,4 +74,18 @@ if left == 0 then
   redis.call('SREM', KEYS[2], ARGV[2])
   return { 0, '' }
 end
-return { left, redis.call('LINDEX', KEYS[1], 0) }
+local nextHead = redis.call('LINDEX', KEYS[1], 0)
+if ARGV[16] == '' then return { left, nextHead } end
+-- The next turn's running mark, as markRunning writes it (running-turns.ts): its worker registered the turn's
+-- abort before this script ran, so an abort that finds the mark reaches it. A head cjson cannot read is left
+-- to the worker (it drops or marks it itself).
+local ok, ev = pcall(cjson.decode, nextHead)
+if not ok or type(ev) ~= 'table' or type(ev.channel) ~= 'string' or type(ev.eventId) ~= 'string' then
+  return { left, nextHead, '' }
+end
+local nextTurn = ev.channel .. ':' .. ev.eventId
+redis.call('HSET', KEYS[5], ARGV[2], cjson.encode({ runId = nextTurn, workerId = ARGV[17], rootRunId = ARGV[16] }))
+local limit = tonumber(ARGV[19])
+if ev.agent ~= ARGV[18] then return { left, nextHead, nextTurn } end
+if limit <= 0 then return { left, nextHead, nextTurn, {} } end
+return { left, nextHead, nextTurn, redis.call('LRANGE', KEYS[11], -limit, -1) }
