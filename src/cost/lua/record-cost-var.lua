@@ -16,7 +16,17 @@
 -- amount added), not on every request.
 local usd = tonumber(ARGV[1])
 local bad = {}
+-- A request that cost nothing (an unpriced model) adds nothing: its totals are read, no counter is created.
 local function add(k, ttl)
+  if usd == 0 then
+    local v = redis.pcall('GET', k)
+    if v == false then return 0 end
+    if type(v) ~= 'string' or not string.match(v, '^%-?%d+$') then
+      bad[#bad + 1] = k
+      return nil
+    end
+    return tonumber(v)
+  end
   local total = redis.pcall('INCRBY', k, usd)
   if type(total) ~= 'number' then
     bad[#bad + 1] = k

@@ -228,6 +228,18 @@ describe('a ledger counter that is not a number', () => {
     expect([snap.day, snap.agents.get('small')?.own]).toEqual([Infinity, Infinity]);
     expect(unreadable(k.day).length).toBeGreaterThan(0);
   });
+
+  it('reads the totals for a request that cost nothing, creating no counter, and still sees a damaged one', async () => {
+    const k = ledger().keys();
+    await h.redis.set(k.month, '250');
+    const free = { alias: 'small', ancestors: ['boss'], perAgent: true, microUsd: 0 };
+    expect(await ledger().record(free)).toMatchObject({ day: 0, month: 250 });
+    expect(await h.redis.exists(k.day, k.agent('small'), k.descendants('boss'))).toBe(0);
+    await h.redis.set(k.agent('small'), '12abc');
+    expect(await ledger().record(free)).toMatchObject({ day: 0, month: 250 });
+    expect(await h.redis.get(k.agent('small'))).toBe('12abc');
+    expect(unreadable(k.agent('small')).length).toBeGreaterThan(0);
+  });
 });
 
 describe('one root, concurrent children', () => {
