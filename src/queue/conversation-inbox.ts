@@ -38,6 +38,7 @@ import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-7.lua'));
 const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
 const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-11.lua'));
+const beginDrain = loadRedisScript(join(import.meta.dirname, 'lua', 'begin-drain-3.lua'));
 
 /** An accepted message with the agent the host routed it to and its place in the conversation. */
 export const queuedMessageSchema = inboundMessageSchema.extend({
@@ -72,6 +73,8 @@ export interface SettledTurn {
 export interface ConversationInbox {
   accept(conversation: string, event: Omit<QueuedMessage, 'seq'>): Promise<AcceptResult>;
   head(conversation: string): Promise<QueuedMessage | null>;
+  /** The head, and in the same script its turn's running mark and history, as `settleAndBegin` does. */
+  begin(conversation: string, next: NextTurnStart): Promise<SettledAndBegun>;
   /**
    * Appends the turn's history, queues its reply, drops the head if it is `event` and clears its running
    * mark, in one step; returns the next head, if any.
@@ -228,14 +231,21 @@ export function createConversationInbox(
         ...history.messages.map((m) => JSON.stringify(m)),
       ],
     )) as [number, string, string?, string[]?];
-    const nextEvent = await readable(conversation, head === '' ? null : head);
-    if (!begunTurn) return { next: nextEvent };
+    return begunWith(conversation, head, begunTurn, entries, nextList);
+  }
+
+  async function begunWith(
+    conversation: string,
+    head: string,
+    turnId: string | undefined,
+    entries: string[] | null | undefined,
+    list: string,
+  ): Promise<SettledAndBegun> {
+    const next = await readable(conversation, head === '' ? null : head);
+    if (!turnId) return { next };
     return {
-      next: nextEvent,
-      begun: {
-        turnId: begunTurn,
-        ...(entries ? { history: historyFromEntries(entries, logger, nextList) } : {}),
-      },
+      next,
+      begun: { turnId, ...(entries ? { history: historyFromEntries(entries, logger, list) } : {}) },
     };
   }
   return {
@@ -267,6 +277,22 @@ export function createConversationInbox(
     },
     async head(conversation) {
       return readable(conversation, await redis.lindex(inboxKey(conversation), 0));
+    },
+    async begin(conversation, next) {
+      const list = historyKeys(space, next.agent, conversation)[0];
+      const [head, turnId, entries] = (await beginDrain(
+        redis,
+        [inboxKey(conversation), runningTurnsKey(space, conversation), list],
+        [
+          conversation,
+          next.runId,
+          next.workerId,
+          next.agent,
+          next.historyLimit,
+          ...changeArgs(prefix, 'sessions', conversation),
+        ],
+      )) as [string, string, string[] | null | undefined];
+      return begunWith(conversation, head, turnId, entries, list);
     },
     async settle(conversation, event, turn) {
       return (await settleTurnAt(conversation, event, turn)).next;

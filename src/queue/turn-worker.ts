@@ -3,7 +3,7 @@
 import type { Job } from 'bullmq';
 import { historyMessageLimit } from '../agent/context-budget.ts';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
-import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
+import { runTurn, type TurnSession } from '../agent/run-turn.ts';
 import type { TurnAttachments } from '../agent/turn-attachments.ts';
 import { turnFailureReply } from '../agent/turn-failure.ts';
 import { EMPTY_ANSWER, NEW_SESSION_STARTED, TURN_ABORTED } from '../channel-host/channel-messages.ts';
@@ -25,7 +25,9 @@ import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
 import {
   type ConversationInbox,
+  type NextTurnStart,
   type QueuedMessage,
+  type SettledAndBegun,
   type SettledTurn,
   turnIdOf,
 } from './conversation-inbox.ts';
@@ -248,21 +250,22 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
 
   async function drain(job: Job<DrainJobData>): Promise<void> {
     const { conversation, agent } = job.data;
-    // The session is read with the inbox head, in the same round trip, when the kick named the agent.
-    const ahead = agent ? readTurnSession(services, agent, conversation) : undefined;
-    ahead?.catch(() => {}); // unused when the head is another agent's; a real failure shows in the turn
-    let event = await inbox.head(conversation);
-    let opened: OpenTurn | undefined; // the next turn, begun by the settle before it
+    let opened: OpenTurn | undefined; // the next turn, begun in the script that read its event
+    let event: QueuedMessage | null;
+    if (agent) {
+      // The head, its running mark and its history in one script when the kick named the agent.
+      opened = openTurn(conversation);
+      event = await begun(conversation, opened, await inbox.begin(conversation, nextTurn(agent, opened)));
+    } else event = await inbox.head(conversation);
     try {
       for (let n = 0; event && n < maxEvents && !closing; n++) {
         const turn = opened;
         opened = undefined;
-        const session = turn?.session ?? (n === 0 && event.agent === agent ? ahead : undefined);
         let reply: Outcome;
         if (parseChatCommand(event) === 'new') {
           turn?.close(); // its running mark goes with the settle below (same turn id)
           reply = await startFreshSession(conversation, event);
-        } else reply = await runEvent(conversation, event, session, turn);
+        } else reply = await runEvent(conversation, event, turn?.session, turn);
         if (!reply) return;
         // History, reply and the event's removal in one step: exactly one reply per event, in order.
         if (n + 1 >= maxEvents || closing) {
@@ -271,20 +274,12 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         }
         // The same step marks the next head running and reads its history: its turn starts without a round trip.
         opened = openTurn(conversation);
-        const settled = await settleAndBegin(conversation, event, reply, opened);
-        event = settled.next;
-        if (!settled.begun || !event || turnIdOf(event) !== settled.begun.turnId) {
-          // No mark set, or set for a head the inbox then dropped as unreadable: the next turn marks itself.
-          if (settled.begun) await opts.running.markDone(conversation, settled.begun.turnId);
-          continue;
-        }
-        opened.marked = true;
-        // Read only when the head is the same agent's (the script compares).
-        const history = settled.begun.history;
-        if (history)
-          opened.session = services.sessionModels
-            .get(event.agent, conversation)
-            .then((switchedModel) => ({ switchedModel, history }));
+        const next = nextTurn(event.agent, opened);
+        event = await begun(
+          conversation,
+          opened,
+          await inbox.settleAndBegin(conversation, event, reply, next),
+        );
       }
     } finally {
       // A next turn begun here but not run (shutdown, the job's share used up): its mark must not stay.
@@ -296,15 +291,27 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     }
   }
 
-  function settleAndBegin(conversation: string, event: QueuedMessage, reply: SettledTurn, next: OpenTurn) {
-    const agent = event.agent;
+  function nextTurn(agent: string, opened: OpenTurn): NextTurnStart {
     const historyLimit = historyMessageLimit(runtimeProfileFor(services.config, agent));
-    return inbox.settleAndBegin(conversation, event, reply, {
-      runId: next.runId,
-      workerId: services.workerId,
-      agent,
-      historyLimit,
-    });
+    return { runId: opened.runId, workerId: services.workerId, agent, historyLimit };
+  }
+
+  /** The event the script read; `opened` becomes its turn when the script marked that event running. */
+  async function begun(conversation: string, opened: OpenTurn, res: SettledAndBegun) {
+    const event = res.next;
+    if (!res.begun || !event || turnIdOf(event) !== res.begun.turnId) {
+      // No mark set, or set for a head the inbox then dropped as unreadable: the next turn marks itself.
+      if (res.begun) await opts.running.markDone(conversation, res.begun.turnId);
+      return event;
+    }
+    opened.marked = true;
+    // Read only when the head is the agent's the script was given (it compares).
+    const history = res.begun.history;
+    if (history)
+      opened.session = services.sessionModels
+        .get(event.agent, conversation)
+        .then((switchedModel) => ({ switchedModel, history }));
+    return event;
   }
 
   const lockDuration = opts.lockDurationMs ?? DEFAULT_LOCK_MS;

@@ -20,6 +20,7 @@
 -- trip of its own (turn-worker.ts).
 --!include outbox-entry.fragment.lua
 --!include ../../session/lua/history-append.fragment.lua
+--!include begin-turn.fragment.lua
 if #ARGV > 19 then history_append(KEYS[6], KEYS[7], KEYS[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12], 20) end
 -- The reply replaces the live previews of its turn (live.md §2 step 3): it names every run that showed live
 -- messages, the answering run last, so the gateway edits the newest preview into the answer and deletes the
@@ -76,16 +77,5 @@ if left == 0 then
 end
 local nextHead = redis.call('LINDEX', KEYS[1], 0)
 if ARGV[16] == '' then return { left, nextHead } end
--- The next turn's running mark, as markRunning writes it (running-turns.ts): its worker registered the turn's
--- abort before this script ran, so an abort that finds the mark reaches it. A head cjson cannot read is left
--- to the worker (it drops or marks it itself).
-local ok, ev = pcall(cjson.decode, nextHead)
-if not ok or type(ev) ~= 'table' or type(ev.channel) ~= 'string' or type(ev.eventId) ~= 'string' then
-  return { left, nextHead, '' }
-end
-local nextTurn = ev.channel .. ':' .. ev.eventId
-redis.call('HSET', KEYS[5], ARGV[2], cjson.encode({ runId = nextTurn, workerId = ARGV[17], rootRunId = ARGV[16] }))
-local limit = tonumber(ARGV[19])
-if ev.agent ~= ARGV[18] then return { left, nextHead, nextTurn } end
-if limit <= 0 then return { left, nextHead, nextTurn, {} } end
-return { left, nextHead, nextTurn, redis.call('LRANGE', KEYS[11], -limit, -1) }
+local turn, entries = begin_turn(nextHead, KEYS[5], ARGV[2], ARGV[16], ARGV[17], ARGV[18], ARGV[19], KEYS[11])
+return { left, nextHead, turn, entries }

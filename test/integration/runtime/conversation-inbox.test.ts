@@ -147,6 +147,23 @@ describe('conversation inbox', () => {
     expect(await redis.hget(runningTurnsKey(space, conversation), conversation)).toBeNull();
   });
 
+  it('a drain job begins with the head, its running mark and its history in one script', async () => {
+    const inbox = createConversationInbox(redis, space, capturingLogger().logger);
+    const conversation = 'local.test:d:';
+    const next = { runId: 'run-1', workerId: 'w-1', agent: 'main', historyLimit: 50 };
+    expect(await inbox.begin(conversation, next)).toEqual({ next: null });
+    await inbox.accept(conversation, event('d1', 'one'));
+    const res = await inbox.begin(conversation, next);
+    expect(res.next).toMatchObject({ eventId: 'd1', seq: 1 });
+    expect(res.begun).toEqual({ turnId: 'local.test:d1', history: [] });
+    const mark = JSON.parse((await redis.hget(runningTurnsKey(space, conversation), conversation))!);
+    expect(mark).toEqual({ runId: 'local.test:d1', workerId: 'w-1', rootRunId: 'run-1' });
+    // Another agent's job: marked all the same, the history left to the turn.
+    expect((await inbox.begin(conversation, { ...next, agent: 'other' })).begun).toEqual({
+      turnId: 'local.test:d1',
+    });
+  });
+
   it('refuses an event on a damaged inbox key before numbering it', async () => {
     const inbox = createConversationInbox(redis, space, capturingLogger().logger);
     const conversation = 'local.test:w:';

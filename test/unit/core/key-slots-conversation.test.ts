@@ -59,6 +59,12 @@ const scripts: Record<string, { site: string; keys: Call }[]> = {
       ],
     },
   ],
+  'queue/lua/begin-drain-3.lua': [
+    {
+      site: 'queue/conversation-inbox.ts begin (a drain job starts)',
+      keys: (c) => [inbox.inbox(c), runningTurnsKey(space, c), historyKeys(space, 'main', c)[0]],
+    },
+  ],
   'queue/lua/settle-turn-11.lua': [
     {
       site: 'queue/conversation-inbox.ts settle (the session is the conversation)',

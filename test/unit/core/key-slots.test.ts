@@ -188,6 +188,11 @@ const scripts: Record<string, Site[]> = {
     sessionIndexKey(space, c),
     drainJobKey(space, c),
   ]),
+  'queue/lua/begin-drain-3.lua': convSites('queue/conversation-inbox.ts begin', (c) => [
+    inbox.inbox(c),
+    runningTurnsKey(space, c),
+    historyKeys(space, 'main', c)[0],
+  ]),
   'queue/lua/settle-turn-11.lua': convSites('queue/conversation-inbox.ts settle', (c) => [
     inbox.inbox(c),
     inbox.active(c),
