@@ -255,7 +255,13 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     if (agent) {
       // The head, its running mark and its history in one script when the kick named the agent.
       opened = openTurn(conversation);
-      event = await begun(conversation, opened, await inbox.begin(conversation, nextTurn(agent, opened)));
+      const model = switchedModel(agent, conversation); // in the same write as the script
+      event = await begun(
+        conversation,
+        opened,
+        await inbox.begin(conversation, nextTurn(agent, opened)),
+        model,
+      );
     } else event = await inbox.head(conversation);
     try {
       for (let n = 0; event && n < maxEvents && !closing; n++) {
@@ -275,11 +281,9 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         // The same step marks the next head running and reads its history: its turn starts without a round trip.
         opened = openTurn(conversation);
         const next = nextTurn(event.agent, opened);
-        event = await begun(
-          conversation,
-          opened,
-          await inbox.settleAndBegin(conversation, event, reply, next),
-        );
+        const model = switchedModel(event.agent, conversation); // read after this turn, with the settle
+        const settled = await inbox.settleAndBegin(conversation, event, reply, next);
+        event = await begun(conversation, opened, settled, model);
       }
     } finally {
       // A next turn begun here but not run (shutdown, the job's share used up): its mark must not stay.
@@ -296,8 +300,22 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     return { runId: opened.runId, workerId: services.workerId, agent, historyLimit };
   }
 
-  /** The event the script read; `opened` becomes its turn when the script marked that event running. */
-  async function begun(conversation: string, opened: OpenTurn, res: SettledAndBegun) {
+  function switchedModel(agent: string, conversation: string) {
+    const model = services.sessionModels.get(agent, conversation);
+    model.catch(() => {}); // unused when the head is another agent's; a real failure shows in the turn
+    return model;
+  }
+
+  /**
+   * The event the script read; `opened` becomes its turn when the script marked that event running, with the
+   * history it read and `model` (the session's switched model, read for the same agent beside the script).
+   */
+  async function begun(
+    conversation: string,
+    opened: OpenTurn,
+    res: SettledAndBegun,
+    model: Promise<string | null>,
+  ) {
     const event = res.next;
     if (!res.begun || !event || turnIdOf(event) !== res.begun.turnId) {
       // No mark set, or set for a head the inbox then dropped as unreadable: the next turn marks itself.
@@ -307,10 +325,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     opened.marked = true;
     // Read only when the head is the agent's the script was given (it compares).
     const history = res.begun.history;
-    if (history)
-      opened.session = services.sessionModels
-        .get(event.agent, conversation)
-        .then((switchedModel) => ({ switchedModel, history }));
+    if (history) opened.session = model.then((switchedModel) => ({ switchedModel, history }));
     return event;
   }
 
