@@ -1,7 +1,6 @@
 // Runs turns: a drain job takes its conversation's events in arrival order, one turn at a time.
 
 import type { Job } from 'bullmq';
-import { historyMessageLimit } from '../agent/context-budget.ts';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { runTurn, type TurnSession } from '../agent/run-turn.ts';
 import type { TurnAttachments } from '../agent/turn-attachments.ts';
@@ -9,9 +8,8 @@ import { turnFailureReply } from '../agent/turn-failure.ts';
 import { EMPTY_ANSWER, NEW_SESSION_STARTED, TURN_ABORTED } from '../channel-host/channel-messages.ts';
 import { parseChatCommand } from '../channel-host/commands.ts';
 import type { Recipient } from '../channel-host/types.ts';
-import { channelOf, riskProfileFor, runtimeProfileFor } from '../config/lookup.ts';
+import { channelOf, riskProfileFor } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
-import { newRunId } from '../core/ids.ts';
 import { allPartitions, type KeySpace } from '../core/key-layout.ts';
 import type { RedisTarget } from '../core/redis-target.ts';
 import type { AbortBus } from '../fleet/abort-bus.ts';
@@ -25,15 +23,14 @@ import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
 import {
   type ConversationInbox,
-  type NextTurnStart,
   type QueuedMessage,
-  type SettledAndBegun,
   type SettledTurn,
   turnIdOf,
 } from './conversation-inbox.ts';
 import { GatedWorker, SlotGate } from './gated-worker.ts';
 import { createLiveShows } from './live-shows.ts';
 import { TURNS_QUEUE, turnsQueuePrefix } from './names.ts';
+import { createTurnBeginner, type OpenTurn } from './turn-begin.ts';
 import { createTurnFiles } from './turn-files.ts';
 import type { DrainJobData, TurnQueue } from './turn-queue.ts';
 
@@ -69,16 +66,6 @@ export interface TurnWorker {
 /** The turn's reply, or null when the turn was handed back to the queue at shutdown. */
 type Outcome = SettledTurn | null;
 
-/** A turn's abort, registered before its running mark is written (so an abort that finds the mark reaches it). */
-interface OpenTurn {
-  runId: string;
-  controller: AbortController;
-  close(): void;
-  /** The settle before it wrote the turn's running mark. */
-  marked?: boolean;
-  session?: Promise<TurnSession>;
-}
-
 /**
  * A drain job's lock (renewed at half this period while its worker lives). When a worker dies, its
  * conversations move to another worker within about 1.5 × this, so keep it short.
@@ -92,20 +79,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   const active = new Set<AbortController>();
   let closing = false; // stop starting new events
   let aborting = false; // grace is over: running turns are handed back
-
-  function openTurn(conversation: string): OpenTurn {
-    const controller = new AbortController();
-    active.add(controller);
-    const unregister = opts.abortBus.register('session', conversation, controller);
-    return {
-      runId: newRunId(),
-      controller,
-      close() {
-        unregister();
-        active.delete(controller);
-      },
-    };
-  }
+  const beginner = createTurnBeginner({ ...opts, active });
 
   async function runEvent(
     conversation: string,
@@ -121,7 +95,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       chat: event.chat,
       ...(event.thread ? { thread: event.thread } : {}),
     };
-    const turn = opened ?? openTurn(conversation);
+    const turn = opened ?? beginner.open(conversation);
     const { controller, runId } = turn;
     // Marked after the abort registration, so an abort that finds the mark always reaches this turn (the settle
     // of the turn before may have marked it already). Not awaited before the turn starts: the abort API may see
@@ -250,19 +224,10 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
 
   async function drain(job: Job<DrainJobData>): Promise<void> {
     const { conversation, agent } = job.data;
-    let opened: OpenTurn | undefined; // the next turn, begun in the script that read its event
-    let event: QueuedMessage | null;
-    if (agent) {
-      // The head, its running mark and its history in one script when the kick named the agent.
-      opened = openTurn(conversation);
-      const model = switchedModel(agent, conversation); // in the same write as the script
-      event = await begun(
-        conversation,
-        opened,
-        await inbox.begin(conversation, nextTurn(agent, opened)),
-        model,
-      );
-    } else event = await inbox.head(conversation);
+    // The head, its running mark and its history in one script when the kick named the agent (turn-begin.ts).
+    let { event, opened } = agent
+      ? await beginner.first(conversation, agent)
+      : { event: await inbox.head(conversation), opened: undefined };
     try {
       for (let n = 0; event && n < maxEvents && !closing; n++) {
         const turn = opened;
@@ -273,17 +238,10 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
           reply = await startFreshSession(conversation, event);
         } else reply = await runEvent(conversation, event, turn?.session, turn);
         if (!reply) return;
-        // History, reply and the event's removal in one step: exactly one reply per event, in order.
-        if (n + 1 >= maxEvents || closing) {
-          event = await inbox.settle(conversation, event, reply);
-          continue;
-        }
-        // The same step marks the next head running and reads its history: its turn starts without a round trip.
-        opened = openTurn(conversation);
-        const next = nextTurn(event.agent, opened);
-        const model = switchedModel(event.agent, conversation); // read after this turn, with the settle
-        const settled = await inbox.settleAndBegin(conversation, event, reply, next);
-        event = await begun(conversation, opened, settled, model);
+        // History, reply and the event's removal in one step: exactly one reply per event, in order. The same
+        // step begins the next head's turn, unless this job stops after this event.
+        if (n + 1 >= maxEvents || closing) event = await inbox.settle(conversation, event, reply);
+        else ({ event, opened } = await beginner.settle(conversation, event, reply));
       }
     } finally {
       // A next turn begun here but not run (shutdown, the job's share used up): its mark must not stay.
@@ -293,40 +251,6 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
           await opts.running.markDone(conversation, turnIdOf(event)).catch(() => {});
       }
     }
-  }
-
-  function nextTurn(agent: string, opened: OpenTurn): NextTurnStart {
-    const historyLimit = historyMessageLimit(runtimeProfileFor(services.config, agent));
-    return { runId: opened.runId, workerId: services.workerId, agent, historyLimit };
-  }
-
-  function switchedModel(agent: string, conversation: string) {
-    const model = services.sessionModels.get(agent, conversation);
-    model.catch(() => {}); // unused when the head is another agent's; a real failure shows in the turn
-    return model;
-  }
-
-  /**
-   * The event the script read; `opened` becomes its turn when the script marked that event running, with the
-   * history it read and `model` (the session's switched model, read for the same agent beside the script).
-   */
-  async function begun(
-    conversation: string,
-    opened: OpenTurn,
-    res: SettledAndBegun,
-    model: Promise<string | null>,
-  ) {
-    const event = res.next;
-    if (!res.begun || !event || turnIdOf(event) !== res.begun.turnId) {
-      // No mark set, or set for a head the inbox then dropped as unreadable: the next turn marks itself.
-      if (res.begun) await opts.running.markDone(conversation, res.begun.turnId);
-      return event;
-    }
-    opened.marked = true;
-    // Read only when the head is the agent's the script was given (it compares).
-    const history = res.begun.history;
-    if (history) opened.session = model.then((switchedModel) => ({ switchedModel, history }));
-    return event;
   }
 
   const lockDuration = opts.lockDurationMs ?? DEFAULT_LOCK_MS;
