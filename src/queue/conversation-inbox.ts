@@ -109,6 +109,8 @@ export interface NextTurnStart {
 
 export interface SettledAndBegun {
   next: QueuedMessage | null;
+  /** Events in the inbox when the script ran, `next`'s included. */
+  left: number;
   /**
    * The turn id whose running mark the settle set (the next head's, when it could read it), and the history it
    * read for that turn (absent: the head is another agent's). `next` may differ from it when the head read was
@@ -195,7 +197,7 @@ export function createConversationInbox(
     // history keys are named under the conversation all the same.
     const session = history.sessionKey || conversation;
     const nextList = historyKeys(space, next?.agent ?? history.agent, conversation)[0];
-    const [, head, begunTurn, entries] = (await settleTurn(
+    const [left, head, begunTurn, entries] = (await settleTurn(
       redis,
       [
         inboxKey(conversation),
@@ -231,20 +233,22 @@ export function createConversationInbox(
         ...history.messages.map((m) => JSON.stringify(m)),
       ],
     )) as [number, string, string?, string[]?];
-    return begunWith(conversation, head, begunTurn, entries, nextList);
+    return begunWith(conversation, Number(left), head, begunTurn, entries, nextList);
   }
 
   async function begunWith(
     conversation: string,
+    left: number,
     head: string,
     turnId: string | undefined,
     entries: string[] | null | undefined,
     list: string,
   ): Promise<SettledAndBegun> {
     const next = await readable(conversation, head === '' ? null : head);
-    if (!turnId) return { next };
+    if (!turnId) return { next, left };
     return {
       next,
+      left,
       begun: { turnId, ...(entries ? { history: historyFromEntries(entries, logger, list) } : {}) },
     };
   }
@@ -280,7 +284,7 @@ export function createConversationInbox(
     },
     async begin(conversation, next) {
       const list = historyKeys(space, next.agent, conversation)[0];
-      const [head, turnId, entries] = (await beginDrain(
+      const [left, head, turnId, entries] = (await beginDrain(
         redis,
         [inboxKey(conversation), runningTurnsKey(space, conversation), list],
         [
@@ -291,8 +295,8 @@ export function createConversationInbox(
           next.historyLimit,
           ...changeArgs(prefix, 'sessions', conversation),
         ],
-      )) as [string, string, string[] | null | undefined];
-      return begunWith(conversation, head, turnId, entries, list);
+      )) as [number, string, string, string[] | null | undefined];
+      return begunWith(conversation, left, head, turnId, entries, list);
     },
     async settle(conversation, event, turn) {
       return (await settleTurnAt(conversation, event, turn)).next;

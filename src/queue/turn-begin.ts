@@ -30,6 +30,8 @@ export interface OpenTurn {
 export interface Begun {
   event: QueuedMessage | null;
   opened?: OpenTurn;
+  /** Other events wait behind it: the settle of its turn surely begins another. */
+  behind: boolean;
 }
 
 export interface TurnBeginner {
@@ -37,8 +39,11 @@ export interface TurnBeginner {
   open(conversation: string): OpenTurn;
   /** The drain job's first read: the head, begun as `agent`'s turn. */
   first(conversation: string, agent: string): Promise<Begun>;
-  /** Settles `event` with `reply` and begins the next head in the same script. */
-  settle(conversation: string, event: QueuedMessage, reply: SettledTurn): Promise<Begun>;
+  /**
+   * Settles `event` with `reply` and begins the next head in the same script; `behind`: events waited behind
+   * `event` when it was read (the next turn's session model is then read in the same write).
+   */
+  settle(conversation: string, event: QueuedMessage, reply: SettledTurn, behind: boolean): Promise<Begun>;
 }
 
 export function createTurnBeginner(opts: {
@@ -69,8 +74,8 @@ export function createTurnBeginner(opts: {
     agent,
     historyLimit: historyMessageLimit(runtimeProfileFor(services.config, agent)),
   });
-  // The session's switched model, read for the same agent in the same write as the script (after the turn before
-  // ended, so a model_switch it made is seen).
+  // The session's switched model, read for the head's agent (after the turn before ended, so a model_switch it
+  // made is seen): in the same write as the script when a next head is sure, else once the script found one.
   function switchedModel(agent: string, conversation: string) {
     const model = services.sessionModels.get(agent, conversation);
     model.catch(() => {}); // unused when the head is another agent's; a real failure shows in the turn
@@ -81,19 +86,23 @@ export function createTurnBeginner(opts: {
     conversation: string,
     opened: OpenTurn,
     res: SettledAndBegun,
-    model: Promise<string | null>,
+    model: Promise<string | null> | undefined,
   ): Promise<Begun> {
     const event = res.next;
+    const behind = res.left > 1;
     if (!res.begun || !event || turnIdOf(event) !== res.begun.turnId) {
       // No mark set, or set for a head the inbox then dropped as unreadable: the next turn marks itself.
       if (res.begun) await opts.running.markDone(conversation, res.begun.turnId);
-      return { event, opened };
+      return { event, opened, behind };
     }
     opened.marked = true;
     // Read only when the head is the agent's the script was given (it compares).
     const history = res.begun.history;
-    if (history) opened.session = model.then((switchedModel) => ({ switchedModel, history }));
-    return { event, opened };
+    if (history) {
+      const read = model ?? switchedModel(event.agent, conversation);
+      opened.session = read.then((switchedModel) => ({ switchedModel, history }));
+    }
+    return { event, opened, behind };
   }
   return {
     open,
@@ -102,9 +111,9 @@ export function createTurnBeginner(opts: {
       const model = switchedModel(agent, conversation);
       return begun(conversation, opened, await inbox.begin(conversation, nextTurn(agent, opened)), model);
     },
-    async settle(conversation, event, reply) {
+    async settle(conversation, event, reply, behind) {
       const opened = open(conversation);
-      const model = switchedModel(event.agent, conversation);
+      const model = behind ? switchedModel(event.agent, conversation) : undefined;
       const res = await inbox.settleAndBegin(conversation, event, reply, nextTurn(event.agent, opened));
       return begun(conversation, opened, res, model);
     },

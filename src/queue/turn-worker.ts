@@ -225,9 +225,9 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   async function drain(job: Job<DrainJobData>): Promise<void> {
     const { conversation, agent } = job.data;
     // The head, its running mark and its history in one script when the kick named the agent (turn-begin.ts).
-    let { event, opened } = agent
+    let { event, opened, behind } = agent
       ? await beginner.first(conversation, agent)
-      : { event: await inbox.head(conversation), opened: undefined };
+      : { event: await inbox.head(conversation), opened: undefined, behind: false };
     try {
       for (let n = 0; event && n < maxEvents && !closing; n++) {
         const turn = opened;
@@ -241,7 +241,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         // History, reply and the event's removal in one step: exactly one reply per event, in order. The same
         // step begins the next head's turn, unless this job stops after this event.
         if (n + 1 >= maxEvents || closing) event = await inbox.settle(conversation, event, reply);
-        else ({ event, opened } = await beginner.settle(conversation, event, reply));
+        else ({ event, opened, behind } = await beginner.settle(conversation, event, reply, behind));
       }
     } finally {
       // A next turn begun here but not run (shutdown, the job's share used up): its mark must not stay.

@@ -1,6 +1,6 @@
 // CPU per turn, repeatable on a loaded machine: the in-process bench path (local channel, instant model) and raw
 // BullMQ against a private redis-server, reporting this process's CPU per turn, redis-server's CPU per turn and
-// Redis commands per turn (INFO commandstats). `node test/bench/turn-cost.ts [turns] [rounds]`.
+// Redis commands per turn (INFO commandstats, and those this process sends). `node test/bench/turn-cost.ts [turns] [rounds]`.
 // TURN_COST_SOCKETS=1 also times this process's socket writes; TURN_COST_MONITOR=<file> writes a MONITOR of five
 // sequential turns (TURN_COST_FULL=1: arguments untruncated) and stops; TURN_COST_PROFILE=burst|sequential|raw
 // profiles that phase alone into TURN_COST_OUT (a .cpuprofile; TURN_COST_HEAP=1: an allocation sampling profile).
@@ -89,15 +89,32 @@ if (process.env.TURN_COST_SOCKETS) {
   } as typeof write;
 }
 
+// Commands this process sends (each once, however often ioredis hands it on): the round-trip work of the client,
+// apart from the commands scripts run inside Redis (which INFO commandstats counts too).
+const client = { commands: 0 };
+{
+  const seen = new WeakSet<object>();
+  const send = Redis.prototype.sendCommand;
+  Redis.prototype.sendCommand = function (this: Redis, command: object, ...rest: unknown[]) {
+    if (!seen.has(command)) {
+      seen.add(command);
+      client.commands++;
+    }
+    return (send as (...a: unknown[]) => unknown).call(this, command, ...rest);
+  } as typeof send;
+}
+
 async function measure(n: number, run: () => Promise<void>) {
   const r0 = await redisState();
   const s0 = { ...sockets };
+  const k0 = client.commands;
   const io0 = syscalls();
   const th0 = threadCpu();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   await run();
   const wall = performance.now() - t0;
+  const clientCommands = (client.commands - k0) / n;
   const c1 = process.cpuUsage(c0);
   const r1 = await redisState();
   const th1 = threadCpu();
@@ -119,13 +136,14 @@ async function measure(n: number, run: () => Promise<void>) {
     nodeMs: (c1.user + c1.system) / 1000 / n,
     redisMs: (r1.cpuMs - r0.cpuMs) / n,
     cmds: (r1.calls - r0.calls - 4) / n,
+    clientCommands,
     perSec: n / (wall / 1000),
   };
 }
 
 const show = (name: string, f: Awaited<ReturnType<typeof measure>>) =>
   process.stdout.write(
-    `${name}: node ${round(f.nodeMs * 1000)} µs/turn, redis ${round(f.redisMs * 1000)} µs/turn, ${round(f.cmds)} cmds/turn, ${round(f.perSec)}/s, syscalls/turn read ${round(f.reads)} write ${round(f.writes)}\n    threads µs/turn: ${f.threads}\n    bytes/turn to redis ${round(f.netIn)} from redis ${round(f.netOut)}\n    ${f.byCmd}\n    ${f.sockets}\n`,
+    `${name}: node ${round(f.nodeMs * 1000)} µs/turn, redis ${round(f.redisMs * 1000)} µs/turn, ${round(f.cmds)} cmds/turn (${round(f.clientCommands)} from the client), ${round(f.perSec)}/s, syscalls/turn read ${round(f.reads)} write ${round(f.writes)}\n    threads µs/turn: ${f.threads}\n    bytes/turn to redis ${round(f.netIn)} from redis ${round(f.netOut)}\n    ${f.byCmd}\n    ${f.sockets}\n`,
   );
 
 const baton = await startBenchRuntime(url, { name: 'cost', concurrency: 16 });

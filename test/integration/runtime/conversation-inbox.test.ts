@@ -121,6 +121,7 @@ describe('conversation inbox', () => {
     expect(a.next).toMatchObject({ eventId: 'b2' });
     // The window starts at a user message: the one entry read (the assistant's) leaves none.
     expect(a.begun).toEqual({ turnId: 'local.test:b2', history: [] });
+    expect(a.left).toBe(2);
     const mark = JSON.parse((await redis.hget(runningTurnsKey(space, conversation), conversation))!);
     expect(mark).toEqual({ runId: 'local.test:b2', workerId: 'w-1', rootRunId: 'run-2' });
     // The next head is another agent's: marked, its history left to the turn.
@@ -143,7 +144,7 @@ describe('conversation inbox', () => {
       { to, text: 'c', turnId: 'local.test:b3' },
       next,
     );
-    expect(c).toEqual({ next: null });
+    expect(c).toEqual({ next: null, left: 0 });
     expect(await redis.hget(runningTurnsKey(space, conversation), conversation)).toBeNull();
   });
 
@@ -151,11 +152,12 @@ describe('conversation inbox', () => {
     const inbox = createConversationInbox(redis, space, capturingLogger().logger);
     const conversation = 'local.test:d:';
     const next = { runId: 'run-1', workerId: 'w-1', agent: 'main', historyLimit: 50 };
-    expect(await inbox.begin(conversation, next)).toEqual({ next: null });
+    expect(await inbox.begin(conversation, next)).toEqual({ next: null, left: 0 });
     await inbox.accept(conversation, event('d1', 'one'));
     const res = await inbox.begin(conversation, next);
     expect(res.next).toMatchObject({ eventId: 'd1', seq: 1 });
     expect(res.begun).toEqual({ turnId: 'local.test:d1', history: [] });
+    expect(res.left).toBe(1);
     const mark = JSON.parse((await redis.hget(runningTurnsKey(space, conversation), conversation))!);
     expect(mark).toEqual({ runId: 'local.test:d1', workerId: 'w-1', rootRunId: 'run-1' });
     // Another agent's job: marked all the same, the history left to the turn.
