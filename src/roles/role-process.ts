@@ -15,6 +15,7 @@ import { shuttingDown, stopped } from './role-messages.ts';
 import { startupSummary } from './startup-summary.ts';
 import { type StopSignals, watchStopSignals } from './stop-signals.ts';
 import { type Role, startWorkerRole } from './worker-role.ts';
+import { boundYoungGeneration } from './young-generation.ts';
 
 export type RoleName = 'start' | 'gateway' | 'worker';
 
@@ -146,8 +147,11 @@ async function runUntilStopped(
     opsUrl,
   ))
     io.out(line);
+  // Running: the young generation may grow again, within its bound (young-generation.ts).
+  const youngGeneration = boundYoungGeneration(io.env);
 
   const reason = await stopSignal;
+  youngGeneration.stop();
   io.out(shuttingDown(reason, config.worker.shutdown_grace_secs));
   const graceMs = config.worker.shutdown_grace_secs * 1000;
   await reload.close();
