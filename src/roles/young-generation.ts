@@ -4,16 +4,18 @@
 // 100 MB resident after a 1,000-message burst of `baton start` (its pages stay committed once touched). And module
 // loading at startup survives scavenges at a high rate (the modules' objects live for good), so an idle process
 // had already grown it to 28 MB resident before any traffic.
-// Two bounds, measured with `baton start` (2026-12-04, test/bench/process-lane.ts setup):
-// - startup: no growth until the role runs (the growth factor is 1 while modules load; what survives is promoted,
-//   as it would be anyway): web-only idle 158–164 → 138–145 MB resident;
-// - running: the semi-space grows as V8 decides up to BATON_SEMI_SPACE_MB (default 32): after the burst
-//   about 290 → 215–225 MB resident, burst CPU within the noise of the same minutes (+0–5 %). 16 MB bought
-//   little more memory for +10–15 % CPU, 8 MB +20–25 %.
+// Two bounds, measured with `baton start` (2026-12-04, test/bench/process-lane.ts, alternating with
+// BATON_SEMI_SPACE_MB=0, which turns both off):
+// - startup: no growth until the role runs (growth factor 1 while modules load; what survives is promoted, as
+//   the modules' objects would be anyway): web-only idle 159–162 → 137–142 MB resident;
+// - running: the first growth goes straight to the bound (the factor is bound ÷ current size), so the first
+//   traffic finds the nursery it found before the hold; then no growth past BATON_SEMI_SPACE_MB (default 32,
+//   half V8's choice here): RSS after the lane's 1,000-message burst 295–333 → 240–261 MB, CPU per sequential
+//   turn within the noise of the same minutes (+0–0.4 ms). Bounds of 16 / 8 MB cost +10–15 / +20–25 % burst CPU.
 // V8 reads `--max-semi-space-size` only when the heap is created, so the bound is kept through the growth factor,
-// which it reads at every resize: 2 (its default) while a doubling stays within the bound, 1 once it would not.
+// which it reads at every resize.
 // The decision follows each collection (a `gc` performance observer, delivered between ticks): a synchronous
-// stretch that runs two growing scavenges before the next tick can pass the bound by one doubling.
+// stretch that runs two growing scavenges before the next tick can pass the bound once.
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
@@ -60,13 +62,13 @@ export function releaseHold(setFlags: SetFlags = v8.setFlagsFromString): void {
 }
 
 /**
- * The decision after each collection: the growth factor that keeps the next doubling within `boundMb`, given the
- * current semi-space size. Calls `setFlags` only when the factor changes.
+ * The decision after each collection: the growth factor that takes the next growth to `boundMb` and no further,
+ * given the current semi-space size (1 at the bound). Calls `setFlags` only when the factor changes.
  */
 export function semiSpaceGovernor(boundMb: number, setFlags: SetFlags): (semiSpaceMb: number) => number {
   let factor = 0; // unknown: the first decision always sets it
   return (semiSpaceMb) => {
-    const next = semiSpaceMb * V8_GROWTH_FACTOR <= boundMb ? V8_GROWTH_FACTOR : 1;
+    const next = Math.max(1, Math.floor(boundMb / Math.max(semiSpaceMb, 1)));
     if (next !== factor) {
       factor = next;
       setFlags(`--semi-space-growth-factor=${next}`);

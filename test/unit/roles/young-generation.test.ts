@@ -45,14 +45,17 @@ describe('the startup hold', () => {
 });
 
 describe('semiSpaceGovernor', () => {
-  it('lets a semi-space double while the doubling stays within the bound, and sets a factor only on change', () => {
+  it('takes the next growth straight to the bound and no further, and sets a factor only on change', () => {
     const set: string[] = [];
     const decide = semiSpaceGovernor(32, (f) => set.push(f));
-    expect([1, 2, 8, 16, 32, 32, 4].map(decide)).toEqual([2, 2, 2, 2, 1, 1, 2]);
+    expect([1, 1, 8, 16, 32, 32, 4, 64].map(decide)).toEqual([32, 32, 4, 2, 1, 1, 8, 1]);
     expect(set).toEqual([
+      '--semi-space-growth-factor=32',
+      '--semi-space-growth-factor=4',
       '--semi-space-growth-factor=2',
       '--semi-space-growth-factor=1',
-      '--semi-space-growth-factor=2',
+      '--semi-space-growth-factor=8',
+      '--semi-space-growth-factor=1',
     ]);
   });
 });
