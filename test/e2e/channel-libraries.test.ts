@@ -59,6 +59,8 @@ external_peers = ["web:local"]
     );
     expect(loaded).toContain('ioredis'); // the recorder saw the process's packages
     expect(loaded.filter((p) => CHANNEL_LIBRARIES.includes(p))).toEqual([]);
+    // The web chat's Markdown renderer loads with the first message it renders (web/markdown.ts).
+    expect(loaded).not.toContain('markdown-it');
   }, 60_000);
 
   it('a Telegram channel loads grammy, and still neither discord.js nor Bolt', async () => {
