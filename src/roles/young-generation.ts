@@ -7,11 +7,11 @@
 // Two bounds, measured with `baton start` (2026-12-04, test/bench/process-lane.ts, alternating with
 // BATON_SEMI_SPACE_MB=0, which turns both off):
 // - startup: no growth until the role runs (growth factor 1 while modules load; what survives is promoted, as
-//   the modules' objects would be anyway): web-only idle 159–162 → 137–142 MB resident;
+//   the modules' objects would be anyway): web-only idle 152–162 → 137–142 MB resident;
 // - running: the first growth goes straight to the bound (the factor is bound ÷ current size), so the first
 //   traffic finds the nursery it found before the hold; then no growth past BATON_SEMI_SPACE_MB (default 32,
-//   half V8's choice here): RSS after the lane's 1,000-message burst 295–333 → 240–261 MB, CPU per sequential
-//   turn within the noise of the same minutes (+0–0.4 ms). Bounds of 16 / 8 MB cost +10–15 / +20–25 % burst CPU.
+//   half V8's choice here): RSS after the lane's 1,000-message burst 282–333 → 226–261 MB, CPU per sequential
+//   turn within the noise of the same minutes. Bounds of 16 / 8 MB cost +10–15 / +20–25 % burst CPU.
 // V8 reads `--max-semi-space-size` only when the heap is created, so the bound is kept through the growth factor,
 // which it reads at every resize.
 // The decision follows each collection (a `gc` performance observer, delivered between ticks): a synchronous
