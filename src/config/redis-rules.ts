@@ -1,8 +1,10 @@
-// How the keys of [redis] combine (spec/config.md §15.1): Sentinel or Cluster, the master name, and what
-// this version cannot do yet (Cluster and partitions need the partitioned key layout of §15.1.1). Reads
-// the raw document, like rules.ts, so a sibling's type error does not hide these.
-import { CLUSTER_NOT_YET } from '../core/redis-target.ts';
+// How the keys of [redis] combine (spec/config.md §15.1): Sentinel or Cluster, the master name, Cluster
+// node URLs that one client can use, and what this version cannot do yet. Reads the raw document, like
+// rules.ts, so a sibling's type error does not hide these.
+import { isRedisUrl } from '../core/redis-target.ts';
 import {
+  CLUSTER_DATABASE,
+  CLUSTER_NODES_DISAGREE,
   invalid,
   PARTITIONS_NOT_YET,
   SENTINEL_MASTER_REQUIRED,
@@ -30,11 +32,32 @@ export function checkRedisRules(doc: Record<string, unknown>): Diagnostic[] {
     const path = 'redis.sentinel_master';
     out.push({ severity: 'warning', path, message: warningText(path, SENTINEL_MASTER_UNUSED) });
   }
-  if (cluster) error('redis.cluster_nodes', CLUSTER_NOT_YET);
+  if (Array.isArray(redis.cluster_nodes)) checkClusterNodes(redis.cluster_nodes, error);
   // Out-of-range values already have their own error.
   const p = redis.partitions;
   if (typeof p === 'bigint' && p > 1n && p <= 256n && !cluster) {
     error('redis.partitions', PARTITIONS_NOT_YET);
   }
   return out;
+}
+
+/**
+ * One ioredis Cluster client uses one set of node options: every node URL must agree with the first on
+ * scheme, username and password; and a Cluster has database 0 only.
+ */
+function checkClusterNodes(nodes: unknown[], error: (path: string, reason: string) => void): void {
+  const urls = nodes.map((n) => (typeof n === 'string' && isRedisUrl(n) ? new URL(n) : undefined));
+  const first = urls[0];
+  for (const [i, u] of urls.entries()) {
+    if (!u) continue; // the schema already names a malformed URL
+    const path = `redis.cluster_nodes[${i}]`;
+    if (!/^\/?0?$/.test(u.pathname)) error(path, CLUSTER_DATABASE);
+    else if (
+      first &&
+      i > 0 &&
+      (u.protocol !== first.protocol || u.username !== first.username || u.password !== first.password)
+    ) {
+      error(path, CLUSTER_NODES_DISAGREE);
+    }
+  }
 }

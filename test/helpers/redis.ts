@@ -1,6 +1,6 @@
 // Real-Redis helpers for tests: a connection and a unique key prefix per test file, removed afterwards.
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { createRedis } from '../../src/core/redis.ts';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
 
@@ -23,14 +23,38 @@ export function testRedisFor(target: RedisTarget): Redis {
   return redis;
 }
 
-/** Deletes every key under `prefix:` or a `{prefix:…}` hash tag (core/key-layout.ts) (SCAN, never KEYS). */
+/** The `[redis]` lines (without prefix) that point a config at `target`: url, sentinels or cluster nodes. */
+export function redisTargetToml(target: RedisTarget): string {
+  const lines = [`url = ${JSON.stringify(target.url)}`];
+  if (target.sentinels?.length) {
+    lines.push(`sentinels = ${JSON.stringify(target.sentinels)}`);
+    lines.push(`sentinel_master = ${JSON.stringify(target.sentinel_master ?? '')}`);
+  }
+  if (target.cluster_nodes?.length) lines.push(`cluster_nodes = ${JSON.stringify(target.cluster_nodes)}`);
+  return lines.join('\n');
+}
+
+/** The clients whose SCAN sees every key: the masters of a Cluster, else the client itself. */
+const scanned = (redis: Redis): Redis[] => {
+  const client: unknown = redis; // createRedis types a Cluster as Redis (core/redis.ts)
+  return client instanceof Cluster ? client.nodes('master') : [redis];
+};
+
+/**
+ * Deletes every key under `prefix:` or a `{prefix:…}` hash tag (core/key-layout.ts) (SCAN, never KEYS). On a
+ * Cluster it scans each master and deletes key by key (a multi-key DEL must stay in one slot).
+ */
 export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
-  for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+  for (const node of scanned(redis)) {
+    for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        cursor = next;
+        if (keys.length === 0) continue;
+        if (node === redis) await redis.del(...keys);
+        else await Promise.all(keys.map((k) => redis.unlink(k)));
+      } while (cursor !== '0');
+    }
   }
 }

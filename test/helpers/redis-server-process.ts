@@ -1,0 +1,73 @@
+// A redis-server process for a test that can never outlive it: started under a small shell watchdog that holds
+// the test's end of a pipe, so when the test process dies (a crash, a killed vitest fork, a timeout that skips
+// afterAll) the pipe closes and the watchdog SIGKILLs the server. Also: one-shot commands against a port.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Redis } from 'ioredis';
+
+export interface RedisServerProcess {
+  port: number;
+  /** The redis-server's own pid (not the watchdog's). */
+  pid: number;
+  /** SIGKILLs the server (a crash, not a shutdown) and resolves once it is gone. */
+  kill(): Promise<void>;
+  alive(): boolean;
+}
+
+// `read` returns at EOF: the test closed stdin (stop) or died. Either way the server goes with it.
+const WATCHDOG = 'redis-server "$@" & pid=$!; echo "$pid"; read _ignored; kill -9 "$pid" 2>/dev/null; wait';
+
+export async function startRedisServer(port: number, args: string[]): Promise<RedisServerProcess> {
+  const sh: ChildProcess = spawn('sh', ['-c', WATCHDOG, 'redis-server', '--port', String(port), ...args], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const pid = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    sh.stdout?.on('data', (d) => {
+      out += d;
+      const line = /^(\d+)\n/.exec(out);
+      if (line?.[1]) resolve(Number(line[1]));
+    });
+    sh.once('exit', (code) => reject(new Error(`redis-server on port ${port} did not start (exit ${code})`)));
+  });
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const shExited = new Promise<void>((r) => sh.once('exit', () => r()));
+  return {
+    port,
+    pid,
+    alive,
+    async kill() {
+      if (alive()) process.kill(pid, 'SIGKILL');
+      sh.stdin?.end(); // the watchdog then exits too
+      await shExited;
+      for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 20));
+    },
+  };
+}
+
+/** Runs one command against a port with a short-lived connection; undefined while it does not answer. */
+export async function askPort(port: number, ...args: string[]): Promise<unknown> {
+  const r = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2000,
+  });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    return await r.call(args[0] ?? 'PING', ...args.slice(1));
+  } catch {
+    return undefined;
+  } finally {
+    r.disconnect();
+  }
+}
