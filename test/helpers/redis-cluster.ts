@@ -66,6 +66,7 @@ export async function startRedisCluster(plan: ClusterPlan = {}): Promise<RedisCl
   const count = plan.replicas ? 6 : 3;
   const dir = mkdtempSync(join(tmpdir(), 'baton-cluster-'));
   const servers = new Map<number, RedisServerProcess>();
+  const taken = new Set<number>();
   const close = async () => {
     await Promise.all([...servers.values()].map((s) => s.kill()));
     rmSync(dir, { recursive: true, force: true });
@@ -73,7 +74,7 @@ export async function startRedisCluster(plan: ClusterPlan = {}): Promise<RedisCl
   try {
     for (let i = 0; i < count; i++) {
       // The cluster bus needs its own port; Redis 7 takes it explicitly instead of port + 10000.
-      const [port, busPort] = [await freePort(), await freePort()];
+      const [port, busPort] = [await unusedPort(taken), await unusedPort(taken)];
       servers.set(
         port,
         await startRedisServer(port, [
@@ -188,6 +189,17 @@ export async function startRedisCluster(plan: ClusterPlan = {}): Promise<RedisCl
     },
     close,
   };
+}
+
+/** A free port not handed out already in this cluster (the OS may offer a just-closed one again). */
+async function unusedPort(taken: Set<number>): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (!taken.has(port)) {
+      taken.add(port);
+      return port;
+    }
+  }
 }
 
 /** Every port answers cluster_state:ok and knows `known` nodes that are not failed. */

@@ -43,6 +43,10 @@ describe('BullMQ on a Redis Cluster', () => {
       },
       workerOptions(cluster.target, prefix, 4),
     );
+    // Emitted with no listener, an error would end the file (not fail the test): collect and show them.
+    const errors: string[] = [];
+    queue.on('error', (e) => errors.push(`queue: ${e.message}`));
+    worker.on('error', (e) => errors.push(`worker: ${e.message}`));
     for (let n = 0; n < 50; n++) await queue.add('conversation', { n }, { jobId: `job-${n}` });
     await waitFor(() => seen.length === 50, 30_000, '50 jobs run');
     expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, n) => n));
@@ -67,6 +71,7 @@ describe('BullMQ on a Redis Cluster', () => {
 
     await worker.close();
     await queue.close();
+    expect(errors).toEqual([]);
     await waitFor(async () => (await connectedClients()) === 0, 10_000, 'no client left connected');
   }, 60_000);
 
