@@ -26,6 +26,8 @@ export interface RedisCluster {
   masterOf(slot: number): Promise<number>;
   /** The replica of a master (by port), as the cluster knows it; undefined without replicas. */
   replicaOf(masterPort: number): number | undefined;
+  /** How many of the first masters are no longer masters (0 until a failover): the drills' sanity check. */
+  failoverEpoch(): Promise<number>;
   /** SIGKILLs a master (default: the one serving slot 0) and returns its port. */
   killMaster(port?: number): Promise<number>;
   /** Resolves once the killed master's replica serves its slots and every live node says cluster_state:ok. */
@@ -160,6 +162,11 @@ export async function startRedisCluster(plan: ClusterPlan = {}): Promise<RedisCl
     ports,
     masterOf,
     replicaOf: (port) => replicas.get(port),
+    async failoverEpoch() {
+      let n = 0;
+      for (const port of masterPorts) if (!String(await askPort(port, 'ROLE')).startsWith('master')) n++;
+      return n;
+    },
     async killMaster(port) {
       const victim = port ?? (await masterOf(0));
       killed = victim;
