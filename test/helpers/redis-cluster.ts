@@ -65,6 +65,11 @@ function clusterNodes(text: string) {
 }
 
 export async function startRedisCluster(plan: ClusterPlan = {}): Promise<RedisCluster> {
+  const { stdout } = await run('redis-server', ['--version']);
+  const version = / v=(\d+)\.(\S+)/.exec(stdout);
+  if (!version || Number(version[1]) < 7) {
+    throw new Error(`the Redis Cluster tests need redis-server 7.0+ (--cluster-port); found: ${stdout.trim()}`);
+  }
   const count = plan.replicas ? 6 : 3;
   const dir = mkdtempSync(join(tmpdir(), 'baton-cluster-'));
   const servers = new Map<number, RedisServerProcess>();
