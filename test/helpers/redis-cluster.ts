@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
 import { freePort } from './free-port.ts';
-import { askPort, type RedisServerProcess, startRedisServer } from './redis-server-process.ts';
+import { askPort, cpuSecondsOf, type RedisServerProcess, startRedisServer } from './redis-server-process.ts';
 import { waitFor } from './wait.ts';
 
 const run = promisify(execFile);
@@ -68,7 +68,9 @@ export async function startRedisCluster(plan: ClusterPlan = {}): Promise<RedisCl
   const { stdout } = await run('redis-server', ['--version']);
   const version = / v=(\d+)\.(\S+)/.exec(stdout);
   if (!version || Number(version[1]) < 7) {
-    throw new Error(`the Redis Cluster tests need redis-server 7.0+ (--cluster-port); found: ${stdout.trim()}`);
+    throw new Error(
+      `the Redis Cluster tests need redis-server 7.0+ (--cluster-port); found: ${stdout.trim()}`,
+    );
   }
   const count = plan.replicas ? 6 : 3;
   const dir = mkdtempSync(join(tmpdir(), 'baton-cluster-'));
@@ -190,15 +192,7 @@ export async function startRedisCluster(plan: ClusterPlan = {}): Promise<RedisCl
         100,
       );
     },
-    async cpuSeconds() {
-      const out = new Map<number, number>();
-      for (const port of live()) {
-        const info = String(await askPort(port, 'INFO', 'cpu'));
-        const v = (k: string) => Number(new RegExp(`${k}:([0-9.]+)`).exec(info)?.[1] ?? 0);
-        out.set(port, v('used_cpu_sys') + v('used_cpu_user'));
-      }
-      return out;
-    },
+    cpuSeconds: () => cpuSecondsOf(live()),
     close,
   };
 }

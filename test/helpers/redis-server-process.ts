@@ -71,3 +71,14 @@ export async function askPort(port: number, ...args: string[]): Promise<unknown>
     r.disconnect();
   }
 }
+
+/** used_cpu_sys + used_cpu_user (seconds) per port, from INFO cpu: what each Redis has spent so far. */
+export async function cpuSecondsOf(ports: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (const port of ports) {
+    const info = String(await askPort(port, 'INFO', 'cpu'));
+    const v = (k: string) => Number(new RegExp(`${k}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+    out.set(port, v('used_cpu_sys') + v('used_cpu_user'));
+  }
+  return out;
+}
