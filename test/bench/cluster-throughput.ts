@@ -132,6 +132,7 @@ export const DEFAULT_CLUSTER_BENCH: ThroughputOptions = {
 
 export async function measureClusterThroughput(
   o: ThroughputOptions = DEFAULT_CLUSTER_BENCH,
+  say: (line: string) => void = (line) => process.stdout.write(line),
 ): Promise<ClusterThroughput> {
   const single = await startSingleRedis();
   const cluster = await startRedisCluster();
@@ -144,7 +145,9 @@ export async function measureClusterThroughput(
   try {
     for (let i = 0; i < o.rounds; i++) {
       out.single.push(await measureLane(single, o));
+      say(`  round ${i + 1}: one Redis ${Math.round(out.single[i]?.turnsPerSec ?? 0)} turns/s\n`);
       out.cluster.push(await measureLane(clusterLane, o));
+      say(`  round ${i + 1}: Cluster ${Math.round(out.cluster[i]?.turnsPerSec ?? 0)} turns/s\n`);
     }
   } finally {
     await single.close();
