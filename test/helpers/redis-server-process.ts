@@ -16,8 +16,14 @@ export interface RedisServerProcess {
 // `read` returns at EOF: the test closed stdin (stop) or died. Either way the server goes with it.
 const WATCHDOG = 'redis-server "$@" & pid=$!; echo "$pid"; read _ignored; kill -9 "$pid" 2>/dev/null; wait';
 
-export async function startRedisServer(port: number, args: string[]): Promise<RedisServerProcess> {
-  const sh: ChildProcess = spawn('sh', ['-c', WATCHDOG, 'redis-server', '--port', String(port), ...args], {
+/** `redis-server [configFile] --port <port> ...args` (a config file must come first, e.g. a sentinel's). */
+export async function startRedisServer(
+  port: number,
+  args: string[],
+  configFile?: string,
+): Promise<RedisServerProcess> {
+  const argv = [...(configFile ? [configFile] : []), '--port', String(port), ...args];
+  const sh: ChildProcess = spawn('sh', ['-c', WATCHDOG, 'redis-server', ...argv], {
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   const pid = await new Promise<number>((resolve, reject) => {
