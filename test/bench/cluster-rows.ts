@@ -1,5 +1,5 @@
 // The bench table's rows for the Cluster measure (cluster-throughput.ts): medians of the rounds.
-import type { ClusterThroughput } from './cluster-throughput.ts';
+import type { ClusterThroughput, LaneFigures } from './cluster-throughput.ts';
 import { laneMedian } from './cluster-throughput.ts';
 import { round } from './stats.ts';
 
@@ -12,20 +12,21 @@ export interface ClusterRow {
 
 export function clusterRows(r: ClusterThroughput): ClusterRow[] {
   const one = laneMedian(r.single);
-  const cl = laneMedian(r.cluster);
   const w = `${r.options.workers} worker processes, ${r.options.modelMs} ms model`;
+  const cpu = (f: LaneFigures) =>
+    `Redis CPU ${f.nodeCpuPct.map((p) => `${round(p)} %`).join(', ')} of a core; ${round(f.redisCpuMsPerTurn)} ms Redis CPU per turn; ${round(f.clients)} clients`;
+  const row = (measure: string, runs: LaneFigures[], vs: boolean): ClusterRow => {
+    const f = laneMedian(runs);
+    return {
+      measure: `${measure}, ${w}`,
+      value: round(f.turnsPerSec),
+      unit: 'turns/s',
+      ratio: `${vs ? `${round(f.turnsPerSec / one.turnsPerSec)}× one Redis; ` : ''}${cpu(f)} (median of ${runs.length} alternated rounds)`,
+    };
+  };
   return [
-    {
-      measure: `one Redis, ${w}`,
-      value: round(one.turnsPerSec),
-      unit: 'turns/s',
-      ratio: `Redis CPU ${one.nodeCpuPct.map((p) => `${round(p)} %`).join(', ')} of a core; ${round(one.redisCpuMsPerTurn)} ms CPU per turn`,
-    },
-    {
-      measure: `3-master Cluster, ${w}`,
-      value: round(cl.turnsPerSec),
-      unit: 'turns/s',
-      ratio: `${round(cl.turnsPerSec / one.turnsPerSec)}× one Redis; node CPU ${cl.nodeCpuPct.map((p) => `${round(p)} %`).join(', ')} of a core; ${round(cl.redisCpuMsPerTurn)} ms CPU per turn over all nodes (median of ${r.cluster.length} alternated rounds)`,
-    },
+    row('one Redis', r.single, false),
+    row('one Redis, 16 partitions', r.singlePartitioned, true),
+    row('3-master Cluster, 16 partitions', r.cluster, true),
   ];
 }

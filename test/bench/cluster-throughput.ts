@@ -1,7 +1,9 @@
 // Throughput on a 3-master Redis Cluster against one Redis, in the same run (issue 19): each Redis a fresh
 // redis-server started here (so its CPU is baton's alone), the gateway in this process, 3 `baton worker`
-// processes, a model answering after `modelMs`. Per Redis node: CPU seconds (INFO cpu used_cpu_sys + user) spent
-// during the measured burst. Rounds alternate one Redis / Cluster so drift on a shared machine hits both.
+// processes, a model answering after `modelMs`. Three lanes: one Redis with 1 partition (the default), one
+// Redis with the Cluster's 16 partitions (what partitioning alone costs), the Cluster. Per Redis node: CPU
+// seconds (INFO cpu used_cpu_sys + user) spent during the measured burst, and the clients connected at its
+// end. Rounds alternate the lanes so drift on a shared machine hits each.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +34,12 @@ export interface ThroughputOptions {
 
 interface RedisUnderTest {
   target: RedisTarget;
+  /** `[redis] partitions` for the lane (undefined: the default of the form). */
+  partitions?: number;
   /** CPU seconds per node port so far. */
   cpuSeconds(): Promise<Map<number, number>>;
+  /** Clients connected to all nodes now. */
+  clients(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -43,12 +49,25 @@ export interface LaneFigures {
   nodeCpuPct: number[];
   /** All nodes' CPU per turn. */
   redisCpuMsPerTurn: number;
+  /** Clients connected to all nodes at the end of the burst (gateway, 3 workers, the bench's probe). */
+  clients: number;
 }
 
 export interface ClusterThroughput {
   options: ThroughputOptions;
   single: LaneFigures[];
+  /** One Redis with the Cluster's partition count. */
+  singlePartitioned: LaneFigures[];
   cluster: LaneFigures[];
+}
+
+async function clientsOf(ports: number[]): Promise<number> {
+  let n = 0;
+  for (const port of ports) {
+    const info = String(await askPort(port, 'INFO', 'clients'));
+    n += Number(/connected_clients:(\d+)/.exec(info)?.[1] ?? 0) - 1; // not the asking connection
+  }
+  return n;
 }
 
 async function startSingleRedis(): Promise<RedisUnderTest> {
@@ -62,6 +81,7 @@ async function startSingleRedis(): Promise<RedisUnderTest> {
   return {
     target: { url: `redis://127.0.0.1:${port}` },
     cpuSeconds: () => cpuSecondsOf([port]),
+    clients: () => clientsOf([port]),
     async close() {
       await server.kill();
       rmSync(dir, { recursive: true, force: true });
@@ -74,7 +94,7 @@ async function measureLane(r: RedisUnderTest, o: ThroughputOptions): Promise<Lan
   server.respond(echoResponder(() => o.modelMs));
   const prefix = uniquePrefix('bench-cluster');
   const dataDir = mkdtempSync(join(tmpdir(), 'baton-bench-cluster-'));
-  const text = `[redis]\n${redisTargetToml(r.target)}\nprefix = "${prefix}"\n\n[gateway]\ndata_dir = "${dataDir}"\n\n${fakeModelAgentToml(server.openaiBaseUrl)}\n[worker]\nconcurrency = ${o.concurrency}\n${LOCAL_PEERS}`;
+  const text = `[redis]\n${redisTargetToml(r.target)}\nprefix = "${prefix}"\n${r.partitions ? `partitions = ${r.partitions}` : ''}\n\n[gateway]\ndata_dir = "${dataDir}"\n\n${fakeModelAgentToml(server.openaiBaseUrl)}\n[worker]\nconcurrency = ${o.concurrency}\n${LOCAL_PEERS}`;
   const cfgPath = join(dataDir, 'baton.toml');
   writeFileSync(cfgPath, text);
   const config = configFromToml(text);
@@ -100,15 +120,21 @@ async function measureLane(r: RedisUnderTest, o: ThroughputOptions): Promise<Lan
       await local.waitForReplies(before + n, { timeoutMs: 300_000 });
       return (performance.now() - t0) / 1000;
     };
-    await burst('warm', o.warmupTurns);
+    await burst('warm', o.warmupTurns).catch((err: unknown) => {
+      // Say what the workers said: a stuck lane is otherwise silent.
+      for (const p of procs) process.stderr.write(`${p.output().slice(-3000)}\n`);
+      throw err;
+    });
     const cpu0 = await r.cpuSeconds();
     const secs = await burst('s', o.turns);
     const cpu1 = await r.cpuSeconds();
+    const clients = await r.clients();
     const used = [...cpu1].map(([port, s]) => s - (cpu0.get(port) ?? s));
     return {
       turnsPerSec: o.turns / secs,
       nodeCpuPct: used.map((s) => (100 * s) / secs),
       redisCpuMsPerTurn: (1000 * used.reduce((a, b) => a + b, 0)) / o.turns,
+      clients,
     };
   } finally {
     for (const p of procs) p.kill('SIGTERM');
@@ -127,7 +153,7 @@ export const DEFAULT_CLUSTER_BENCH: ThroughputOptions = {
   warmupTurns: 300,
   concurrency: 16,
   modelMs: 5,
-  rounds: 2,
+  rounds: 3,
 };
 
 export async function measureClusterThroughput(
@@ -139,15 +165,22 @@ export async function measureClusterThroughput(
   const clusterLane: RedisUnderTest = {
     target: cluster.target,
     cpuSeconds: () => cluster.cpuSeconds(),
+    clients: () => clientsOf(cluster.masterPorts),
     close: () => cluster.close(),
   };
-  const out: ClusterThroughput = { options: o, single: [], cluster: [] };
+  const lanes = [
+    ['one Redis', single, 'single'],
+    ['one Redis, 16 partitions', { ...single, partitions: 16 }, 'singlePartitioned'],
+    ['Cluster', clusterLane, 'cluster'],
+  ] as const;
+  const out: ClusterThroughput = { options: o, single: [], singlePartitioned: [], cluster: [] };
   try {
     for (let i = 0; i < o.rounds; i++) {
-      out.single.push(await measureLane(single, o));
-      say(`  round ${i + 1}: one Redis ${Math.round(out.single[i]?.turnsPerSec ?? 0)} turns/s\n`);
-      out.cluster.push(await measureLane(clusterLane, o));
-      say(`  round ${i + 1}: Cluster ${Math.round(out.cluster[i]?.turnsPerSec ?? 0)} turns/s\n`);
+      for (const [name, lane, key] of lanes) {
+        const f = await measureLane(lane, o);
+        out[key].push(f);
+        say(`  round ${i + 1}: ${name} ${Math.round(f.turnsPerSec)} turns/s\n`);
+      }
     }
   } finally {
     await single.close();
@@ -156,7 +189,11 @@ export async function measureClusterThroughput(
   return out;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
 
 /** The median of the rounds, per figure. */
 export function laneMedian(runs: LaneFigures[]): LaneFigures {
@@ -165,5 +202,6 @@ export function laneMedian(runs: LaneFigures[]): LaneFigures {
     turnsPerSec: median(runs.map((r) => r.turnsPerSec)),
     nodeCpuPct: Array.from({ length: nodes }, (_, i) => median(runs.map((r) => r.nodeCpuPct[i] ?? 0))),
     redisCpuMsPerTurn: median(runs.map((r) => r.redisCpuMsPerTurn)),
+    clients: median(runs.map((r) => r.clients)),
   };
 }
