@@ -71,7 +71,7 @@ export function createSettle(opts: {
     } catch {
       // unreadable: the settle still works; the index simply keeps its own TTL
     }
-    return `${opts.prefix}:approval-token:unreadable`;
+    return keys.unreadableToken;
   };
 
   return async (id, mode, status, source, decidedBy) => {

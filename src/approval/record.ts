@@ -4,6 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { APPROVAL_REASONS } from '../channel-host/approval-card.ts';
+import { globalTag } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { checkRecord } from '../core/redis-record.ts';
 
@@ -77,24 +78,32 @@ export const approvalRecordSchema = z.object({
 });
 export type ApprovalRecord = z.infer<typeof approvalRecordSchema>;
 
-/** Redis names under the deployment prefix. */
+/**
+ * Redis names under the deployment prefix. Every key shares the approvals' hash tag: creating and settling an
+ * approval move its record, its token index and the pending/audit sets in one script (spec/config.md §15.1.1).
+ */
 export type ApprovalKeys = ReturnType<typeof approvalKeys>;
 
-export const approvalKeys = (prefix: string) => ({
-  record: (id: string) => `${prefix}:approval:${id}`,
-  /**
-   * Token index, scoped to the channel and chat (not the thread): tokens are unique per chat (§12.5), and the
-   * §11 destination check then decides whether a thread must match (Slack: same channel is enough).
-   */
-  token: (channel: string, chat: string, token: string) =>
-    `${prefix}:approval-token:${channel}:${chat}:${token.toLowerCase()}`,
-  /** Sorted set of pending approval ids by created_at (listing, reaper). */
-  pending: `${prefix}:approvals:pending`,
-  /** Sorted set of settled approval ids by decided_at (the 7-day audit trail). */
-  audit: `${prefix}:approvals:audit`,
-  /** The pub/sub channel a decision is published on. */
-  decided: (id: string) => `${prefix}:approval-decided:${id}`,
-});
+export const approvalKeys = (prefix: string) => {
+  const tag = globalTag(prefix, 'approvals');
+  return {
+    record: (id: string) => `${tag}:approval:${id}`,
+    /**
+     * Token index, scoped to the channel and chat (not the thread): tokens are unique per chat (§12.5), and the
+     * §11 destination check then decides whether a thread must match (Slack: same channel is enough).
+     */
+    token: (channel: string, chat: string, token: string) =>
+      `${tag}:token:${channel}:${chat}:${token.toLowerCase()}`,
+    /** Stands in for the token index of a record too damaged to name its own (settling still works). */
+    unreadableToken: `${tag}:token:unreadable`,
+    /** Sorted set of pending approval ids by created_at (listing, reaper). */
+    pending: `${tag}:pending`,
+    /** Sorted set of settled approval ids by decided_at (the 7-day audit trail). */
+    audit: `${tag}:audit`,
+    /** The pub/sub channel a decision is published on (a channel, not a key: no slot). */
+    decided: (id: string) => `${prefix}:approval-decided:${id}`,
+  };
+};
 
 const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 

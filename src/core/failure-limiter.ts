@@ -4,6 +4,7 @@
 // guesses gets no more tries than a sequence would.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { globalTag } from './key-layout.ts';
 import { loadRedisScript } from './redis-script.ts';
 
 export const FAILURES_ALLOWED = 10;
@@ -23,14 +24,18 @@ export interface FailureLimiter {
   refund(counters: readonly Counter[]): Promise<void>;
 }
 
-/** `counter` is e.g. `login-addr:<ip>`; all counters share one hash tag per prefix. */
+/** A counter's key; all counters share one hash tag, so one reservation counts them in one script. */
+export const failureCounterKey = (prefix: string, c: Counter): string =>
+  `${globalTag(prefix, 'auth-failures')}:${typeof c === 'string' ? c : c.name}`;
+
+/** `counter` is e.g. `login-addr:<ip>`. */
 export function createFailureLimiter(
   redis: Redis,
   prefix: string,
   allowed = FAILURES_ALLOWED,
   windowSecs = FAILURE_WINDOW_SECS,
 ): FailureLimiter {
-  const keyOf = (c: Counter) => `${prefix}:{auth-failures}:${typeof c === 'string' ? c : c.name}`;
+  const keyOf = (c: Counter) => failureCounterKey(prefix, c);
   const allowedOf = (c: Counter) => (typeof c === 'string' ? allowed : c.allowed);
   return {
     async blockedFor(counters) {

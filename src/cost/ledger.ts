@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { globalTag } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { CostLedger } from '../run-contract/cost-contract.ts';
@@ -52,22 +53,32 @@ function splitReply(reply: unknown): { nums: number[]; unreadable: string[] } {
   return { nums, unreadable: parsed.data.filter((v): v is string => typeof v === 'string') };
 }
 
+/**
+ * The ledger's keys for the UTC day and month of `now`. One hash tag for all of them: a request's reservation
+ * reads the shared totals and every chain member's totals in one script (spec/config.md §15.1.1).
+ */
+export function costKeys(prefix: string, now = new Date()) {
+  const { day, month } = utcPeriods(now);
+  const tag = globalTag(prefix, 'cost');
+  return {
+    day: `${tag}:day:${day}`,
+    month: `${tag}:month:${month}`,
+    agent: (alias: string) => `${tag}:agent:${day}:${alias}`,
+    descendants: (alias: string) => `${tag}:descendants:${day}:${alias}`,
+    tokens: `${tag}:tokens:${day}`,
+    warned: { day: `${tag}:warned:day:${day}`, month: `${tag}:warned:month:${month}` },
+  };
+}
+
+/** Every ledger key of a deployment, for SCAN (tests, operators clearing a ledger). */
+export const costKeyPattern = (prefix: string): string => `${globalTag(prefix, 'cost')}:*`;
+
 export function createCostLedger(redis: Redis, prefix: string, logger: Pick<Logger, 'error'>): CostLedger {
   // Logged at each sighting: a damaged counter stays until its period's key expires, and refuses meanwhile.
   const logUnreadable = (keys: readonly string[]) => {
     for (const key of keys) logger.error({ key }, unreadableCounter);
   };
-  const keys = (now = new Date()) => {
-    const { day, month } = utcPeriods(now);
-    return {
-      day: `${prefix}:cost:day:${day}`,
-      month: `${prefix}:cost:month:${month}`,
-      agent: (alias: string) => `${prefix}:cost:agent:${day}:${alias}`,
-      descendants: (alias: string) => `${prefix}:cost:descendants:${day}:${alias}`,
-      tokens: `${prefix}:cost:tokens:${day}`,
-      warned: { day: `${prefix}:cost:warned:day:${day}`, month: `${prefix}:cost:warned:month:${month}` },
-    };
-  };
+  const keys = (now = new Date()) => costKeys(prefix, now);
   // The last shared totals seen, for checks that may be a moment stale (warn mode, never block).
   let seen: { day: number; month: number; period: string; at: number } | undefined;
   const see = (day: number, month: number, now = new Date()) => {

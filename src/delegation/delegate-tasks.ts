@@ -11,7 +11,7 @@ import {
   type TaskRecord,
   TERMINAL_TTL_SECS,
   type TerminalStatus,
-  taskKey,
+  taskKeys,
 } from './task-records.ts';
 
 const admitScript = loadRedisScript(join(import.meta.dirname, 'lua', 'admit-delegate-task-2.lua'));
@@ -43,10 +43,11 @@ export function createDelegateTasks(
   prefix: string,
   logger: Pick<Logger, 'warn'> = createSilentLogger(),
 ): DelegateTasks {
-  const inflightKey = `${prefix}:delegate-inflight`;
-  const indexKey = (alias: string) => `${prefix}:delegate-index:${alias}`;
+  const keys = taskKeys(prefix);
+  const inflightKey = keys.inflight;
+  const indexKey = keys.index;
   const settledChannel = `${prefix}:delegate-settled`;
-  const key = (id: string) => taskKey(prefix, id);
+  const key = keys.record;
   return {
     settledChannel,
     async admit(record) {

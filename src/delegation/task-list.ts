@@ -1,5 +1,7 @@
 // Lists background delegate task records (delegate.md §11.3) for the ops API, newest first, elapsed_secs computed on read.
 import type { Redis } from 'ioredis';
+import { scanBatches } from '../core/redis-scan.ts';
+import { taskKeys } from './task-records.ts';
 
 /** A task record as the API shows it: every field except `output` (read it with check_result), plus elapsed_secs. */
 export interface ListedTask {
@@ -95,18 +97,18 @@ function toListed(r: Record<string, unknown>, now: number): ListedTask | null {
 }
 
 export function createTaskList(redis: Redis, prefix: string, now: () => number = Date.now): TaskList {
-  const keyPrefix = `${prefix}:task:`;
+  const keys = taskKeys(prefix);
+  const keyPrefix = keys.record('');
   return {
     async list(opts = {}) {
       const found: ListedTask[] = [];
+      const seen = new Set<string>();
       const at = now();
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 500);
-        cursor = next;
-        // Records are `<prefix>:task:<uuid>`; anything deeper is some other structure under the same prefix.
-        const records = keys.filter((k) => !k.slice(keyPrefix.length).includes(':'));
+      for await (const batch of scanBatches(redis, keys.recordPattern)) {
+        // Records are `…:task:<uuid>`; anything deeper is some other structure under the same tag.
+        const records = batch.filter((k) => !k.slice(keyPrefix.length).includes(':') && !seen.has(k));
         if (records.length === 0) continue;
+        for (const k of records) seen.add(k);
         const pipeline = redis.pipeline();
         for (const k of records) pipeline.hgetall(k);
         for (const [err, raw] of (await pipeline.exec()) ?? []) {
@@ -114,7 +116,7 @@ export function createTaskList(redis: Redis, prefix: string, now: () => number =
           const task = toListed(decodeHash(raw), at);
           if (task && (opts.status === undefined || task.status === opts.status)) found.push(task);
         }
-      } while (cursor !== '0');
+      }
       found.sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at));
       return found.slice(0, opts.limit ?? DEFAULT_TASK_LIMIT);
     },

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { globalTag } from '../core/key-layout.ts';
 import { createSilentLogger, type Logger } from '../core/logger.ts';
 import { checkRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -51,7 +52,25 @@ export interface TaskRecords {
   heartbeat(taskId: string, at?: Date): Promise<void>;
 }
 
-export const taskKey = (prefix: string, id: string) => `${prefix}:task:${id}`;
+/**
+ * Background tasks' keys share one hash tag: admission checks the fleet-wide in-flight set and writes the record
+ * in one script, settling moves both (spec/config.md §15.1.1). The delegate queue's BullMQ prefix is the same tag.
+ */
+export const taskKeys = (prefix: string) => {
+  const tag = globalTag(prefix, 'tasks');
+  return {
+    /** A task record (hash). */
+    record: (id: string) => `${tag}:task:${id}`,
+    /** What SCAN matches to find every record (task-list.ts). */
+    recordPattern: `${tag}:task:*`,
+    /** Running delegate task ids across the deployment (set; delegate.md §11.1 cap). */
+    inflight: `${tag}:inflight`,
+    /** An alias's delegate task ids by start ms (sorted set), for listing a chain member's tasks. */
+    index: (alias: string) => `${tag}:index:${alias}`,
+  };
+};
+
+export const taskKey = (prefix: string, id: string) => taskKeys(prefix).record(id);
 
 /** Hash field/value pairs: every field but `status` is stored as JSON. */
 export const encodeTaskFields = (fields: Partial<TaskRecord>) =>

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { rootTag } from '../core/key-layout.ts';
 import { createSilentLogger, type Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -21,12 +22,16 @@ export interface TreeBudget {
   remaining(rootRunId: string): Promise<number | null>;
 }
 
+/** A tree's budget counter, under its root's tag with the tree's live and run-event keys (spec/config.md §15.1.1). */
+export const treeBudgetKey = (prefix: string, rootRunId: string): string =>
+  `${rootTag(prefix, rootRunId)}:tree-budget`;
+
 export function createTreeBudget(
   redis: Redis,
   prefix: string,
   logger: Pick<Logger, 'warn'> = createSilentLogger(),
 ): TreeBudget {
-  const key = (id: string) => `${prefix}:tree-budget:${id}`;
+  const key = (id: string) => treeBudgetKey(prefix, id);
   return {
     async create(rootRunId, size) {
       await redis.set(key(rootRunId), size, 'EX', TTL_SECS);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import { scanKeys } from '../core/redis-scan.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 
 const releasePresence = loadRedisScript(join(import.meta.dirname, 'lua', 'release-presence-1.lua'));
@@ -33,6 +34,9 @@ export interface ChannelPresence {
 
 export function createChannelPresence(redis: Redis, prefix: string, logger: Logger): ChannelPresence {
   const keyPrefix = `${prefix}:presence:`;
+  // One GET per key, not MGET: each presence key is a lease of its own slot (§15.1.1 multi-key commands).
+  const getEach = (channelKeys: readonly string[]) =>
+    Promise.all(channelKeys.map((k) => redis.get(`${keyPrefix}${k}`)));
   const presence: ChannelPresence = {
     async refresh(channelKey, holder, ttlSecs = PRESENCE_TTL_SECS) {
       await redis.set(`${keyPrefix}${channelKey}`, holder, 'EX', ttlSecs);
@@ -53,23 +57,17 @@ export function createChannelPresence(redis: Redis, prefix: string, logger: Logg
       };
     },
     async liveChannels() {
-      const out: string[] = [];
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 200);
-        cursor = next;
-        out.push(...keys.map((k) => k.slice(keyPrefix.length)));
-      } while (cursor !== '0');
-      return [...new Set(out)].sort();
+      const keys = await scanKeys(redis, `${keyPrefix}*`, 200);
+      return keys.map((k) => k.slice(keyPrefix.length)).sort();
     },
     async states(channelKeys) {
       if (channelKeys.length === 0) return {};
-      const values = await redis.mget(...channelKeys.map((k) => `${keyPrefix}${k}`));
+      const values = await getEach(channelKeys);
       return Object.fromEntries(channelKeys.map((k, i) => [k, values[i] !== null ? 'live' : 'down']));
     },
     async holders(channelKeys) {
       if (channelKeys.length === 0) return {};
-      const values = await redis.mget(...channelKeys.map((k) => `${keyPrefix}${k}`));
+      const values = await getEach(channelKeys);
       return Object.fromEntries(channelKeys.map((k, i) => [k, values[i] ?? null]));
     },
   };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { changeArgs } from '../core/dashboard-changes.ts';
+import { globalTag } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -40,10 +41,11 @@ export interface RefusedSenders {
 
 const member = (channel: string, userId: string) => JSON.stringify([channel, userId]);
 
+/** One hash tag: a refusal moves the log gate, the list and the records in one script (§15.1.1). */
 export function refusedSendersKeys(prefix: string) {
-  const base = `${prefix}:refused-senders`;
+  const base = globalTag(prefix, 'refused-senders');
   return {
-    list: base,
+    list: `${base}:recent`,
     records: `${base}:records`,
     gate: (channel: string, userId: string) =>
       `${base}:logged:${createHash('sha1').update(member(channel, userId)).digest('hex')}`,

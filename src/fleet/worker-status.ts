@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import { scanKeys } from '../core/redis-scan.ts';
 
 export const WORKER_STATUS_TTL_SECS = 30;
 export const WORKER_STATUS_REFRESH_MS = 10_000;
@@ -50,16 +51,10 @@ export function createWorkerStatusBoard(redis: Redis, prefix: string, logger: Lo
       };
     },
     async all() {
-      const keys: string[] = [];
-      let cursor = '0';
-      do {
-        const [next, batch] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 200);
-        cursor = next;
-        keys.push(...batch);
-      } while (cursor !== '0');
-      const unique = [...new Set(keys)].sort();
+      const unique = (await scanKeys(redis, `${keyPrefix}*`, 200)).sort();
       if (unique.length === 0) return {};
-      const values = await redis.mget(...unique);
+      // One GET per key, not MGET: each worker's key sits in its own slot (§15.1.1 multi-key commands).
+      const values = await Promise.all(unique.map((k) => redis.get(k)));
       const out: Record<string, WorkerStatus> = {};
       unique.forEach((key, i) => {
         const raw = values[i];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { errorMessage } from '../core/errors.ts';
+import { rootTag, slotOf } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { checkRecord, parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -36,22 +37,60 @@ export const RECENT_TURNS = 10;
 const TURNS_TTL_SECS = 24 * 60 * 60;
 
 export const runEventKeys = (prefix: string) => ({
-  /** `{root}`: a tree's stream and counter share a Cluster hash slot. */
-  stream: (root: string) => `${prefix}:run-events:{${root}}`,
-  seq: (root: string) => `${prefix}:run-events:{${root}}:seq`,
+  /** Under the root's tag: a tree's stream and counter share a hash slot with its budget (§15.1.1). */
+  stream: (root: string) => `${rootTag(prefix, root)}:run-events`,
+  seq: (root: string) => `${rootTag(prefix, root)}:run-events:seq`,
+  /** What SCAN matches to find every tree's stream (and counter: filter out `:seq`). */
+  streamPattern: `${rootTag(prefix, '*')}:run-events*`,
   /** Published after each flush with the root ids it wrote, one per line. */
   channel: `${prefix}:run-events`,
   /** A session's recent turns: root run id → start ms, the newest RECENT_TURNS. */
   turns: (session: string) => `${prefix}:session-turns:${session}`,
+  /** The root id of a stream key (what `stream` was given). */
+  rootOf: (streamKey: string) => streamKey.slice(rootTag(prefix, '').length - 1, streamKey.indexOf('}')),
   /** Published after a flush that started turns: a JSON array of their session keys. */
   turnsChannel: `${prefix}:run-events:turns`,
 });
 
-/** A root (or cron) run's start, indexed under its session in the same call as its events. */
-interface NewTurn {
+/** A root (or cron) run's start, indexed under its session in the same flush as its events. */
+export interface NewTurn {
   root: string;
   at: number;
   session: string;
+}
+
+/** One script call's share of a flush: the trees and new turns whose keys sit in one hash slot. */
+export interface SlotWrite {
+  trees: [string, unknown[]][];
+  turns: NewTurn[];
+}
+
+/**
+ * Each tree's keys carry its root's tag and a session's index has none, so one flush is one script call per hash
+ * slot (on one Redis these calls leave together, without waiting for each other's reply). A turn whose index
+ * shares a slot with a tree of the flush is folded into that call.
+ */
+export function groupBySlot(prefix: string, batch: Map<string, unknown[]>, started: NewTurn[]): SlotWrite[] {
+  const keys = runEventKeys(prefix);
+  const groups = new Map<number, SlotWrite>();
+  const group = (key: string) => {
+    const slot = slotOf(key);
+    const g = groups.get(slot) ?? { trees: [], turns: [] };
+    groups.set(slot, g);
+    return g;
+  };
+  for (const [root, events] of batch) group(keys.stream(root)).trees.push([root, events]);
+  for (const t of started) group(keys.turns(t.session)).turns.push(t);
+  return [...groups.values()];
+}
+
+/** The keys of one call of append-run-events-var.lua, in its order: each tree's stream and counter, then indexes. */
+export function slotWriteKeys(prefix: string, g: SlotWrite): string[] {
+  const keys = runEventKeys(prefix);
+  return [
+    ...g.trees.flatMap(([root]) => [keys.stream(root), keys.seq(root)]),
+    ...g.turns.map((t) => keys.turns(t.session)),
+  ];
 }
 
 export interface RunEventLog extends RunEventSink {
@@ -90,30 +129,33 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
   let dropped = 0;
   let writing: Promise<void> = Promise.resolve();
 
-  async function write(batch: Map<string, NewRunEvent[]>, started: NewTurn[]): Promise<void> {
-    if (batch.size === 0) return;
-    const keyList: string[] = [];
+  async function writeSlot(g: SlotWrite): Promise<void> {
+    const keyList = slotWriteKeys(prefix, g);
     const args: (string | number)[] = [
       TREE_TTL_SECS,
       MAX_ENTRIES_PER_TREE,
       keys.channel,
-      batch.size,
+      g.trees.length,
       TURNS_TTL_SECS,
       RECENT_TURNS,
       keys.turnsChannel,
     ];
-    for (const [root, events] of batch) {
-      keyList.push(keys.stream(root), keys.seq(root));
-      args.push(root, events.length, JSON.stringify(events));
-    }
-    // Folded into the flush that writes the turn's first event: indexing costs no command of its own.
-    for (const t of started) {
-      keyList.push(keys.turns(t.session));
-      args.push(t.root, t.at, t.session);
-    }
+    for (const [root, events] of g.trees) args.push(root, events.length, JSON.stringify(events));
+    for (const t of g.turns) args.push(t.root, t.at, t.session);
     await appendEvents(redis, keyList, args).catch((err: unknown) =>
-      logger.warn({ trees: batch.size, err: errorMessage(err) }, 'run events not written (live view only)'),
+      logger.warn(
+        { trees: g.trees.length, err: errorMessage(err) },
+        'run events not written (live view only)',
+      ),
     );
+  }
+
+  async function write(batch: Map<string, NewRunEvent[]>, started: NewTurn[]): Promise<void> {
+    if (batch.size === 0) return;
+    const groups = groupBySlot(prefix, batch, started);
+    // Trees first: a reader woken by a new turn then finds the turn's first events.
+    await Promise.all(groups.filter((g) => g.trees.length > 0).map(writeSlot));
+    await Promise.all(groups.filter((g) => g.trees.length === 0).map(writeSlot));
   }
 
   let timer: NodeJS.Timeout | null = null;

@@ -54,7 +54,8 @@ export function createBlobStore(redis: Redis): BlobStore {
       return exists ? len : null;
     },
     async drop(...keys) {
-      if (keys.length > 0) await redis.unlink(...keys);
+      // One UNLINK per blob: each blob key is its own slot, and a multi-key UNLINK must stay in one (§15.1.1).
+      await Promise.all(keys.map((k) => redis.unlink(k)));
     },
     async head(key, n) {
       return redis.getrangeBuffer(key, 0, n - 1);
@@ -68,11 +69,11 @@ export function createBlobStore(redis: Redis): BlobStore {
     async awaitFetch(key, timeoutMs) {
       const until = Date.now() + timeoutMs;
       while (Date.now() < until) {
-        const [[, len], [, claimed]] = (await redis
-          .multi()
-          .strlen(key)
-          .exists(fetchClaimKey(key))
-          .exec()) as [[unknown, number], [unknown, number]];
+        // The claim first, then the bytes: the fetcher stores the blob before it drops its claim, so a claim
+        // seen gone means the blob (if the fetch succeeded) is there for the read that follows. Two commands,
+        // not MULTI: the claim key and the blob are in different slots of a Cluster.
+        const claimed = await redis.exists(fetchClaimKey(key));
+        const len = await redis.strlen(key);
         if (len > 0) return len;
         if (!claimed) return null;
         await sleep(AWAIT_POLL_MS);

@@ -25,6 +25,7 @@ import {
   toolSchedulerId,
 } from './cron-fire.ts';
 import { CRON_QUEUE } from './names.ts';
+import { cronQueuePrefix } from './queue-prefixes.ts';
 
 export interface CronSchedulerOptions {
   config: BatonConfig;
@@ -57,7 +58,10 @@ type Schedulable = { schedulerId: string; atJobId: (at: number) => string; paylo
 
 export function createCronScheduler(opts: CronSchedulerOptions): CronScheduler {
   const { config, logger } = opts;
-  const queue = new Queue<FirePayload>(CRON_QUEUE, queueOptions(opts.redisTarget, opts.prefix));
+  const queue = new Queue<FirePayload>(
+    CRON_QUEUE,
+    queueOptions(opts.redisTarget, cronQueuePrefix(opts.prefix)),
+  );
   queue.on('error', (err) => logger.warn({ err: err.message }, 'cron queue error'));
   const registry: CronJobRegistry = createCronJobRegistry(opts.redis, opts.prefix, logger);
   const retry = fireRetryOptions(config.reliability.scheduler_retries);

@@ -16,6 +16,7 @@ import { closeWorker } from './close-worker.ts';
 import { workerOptions } from './connection.ts';
 import { type FirePayload, fireDeliveryKey, firePayloadSchema, toolAtJobId } from './cron-fire.ts';
 import { CRON_QUEUE } from './names.ts';
+import { cronQueuePrefix } from './queue-prefixes.ts';
 import { type AgentJob, runAgentJob } from './run-agent-job.ts';
 import { createDeliveryFiles } from './turn-files.ts';
 
@@ -160,7 +161,7 @@ export function startCronWorker(opts: CronWorkerOptions): CronWorker {
         AbortSignal.any(signals),
       );
     },
-    workerOptions(opts.redisTarget, opts.prefix, opts.concurrency),
+    workerOptions(opts.redisTarget, cronQueuePrefix(opts.prefix), opts.concurrency),
   );
   worker.on('failed', (job, err) =>
     services.logger.warn({ fire_id: job?.id, err: err.message }, 'cron fire failed'),

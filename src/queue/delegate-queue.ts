@@ -11,6 +11,7 @@ import { type AbortBus, createAbortBus } from '../fleet/abort-bus.ts';
 import { CANCELLED_BY_USER } from '../tools/delegate/delegate-messages.ts';
 import { queueConnection } from './connection.ts';
 import { DELEGATE_QUEUE } from './names.ts';
+import { delegateQueuePrefix } from './queue-prefixes.ts';
 
 /** Finished jobs are only bookkeeping: the task record is the status of record (delegate.md §11.3). */
 const KEEP_FINISHED = { age: 24 * 60 * 60, count: 1000 };
@@ -30,7 +31,7 @@ export interface DelegationOptions {
 export function createDelegationServices(opts: DelegationOptions): DelegationHandle {
   const queue = new Queue(DELEGATE_QUEUE, {
     connection: queueConnection(opts.redisTarget),
-    prefix: opts.prefix,
+    prefix: delegateQueuePrefix(opts.prefix),
   });
   // Without a listener BullMQ prints each connection error (e.g. through a Sentinel failover) to stderr.
   queue.on('error', (err) => opts.logger.warn({ err: err.message }, 'delegate queue error'));

@@ -14,6 +14,7 @@ import { closeWorker } from './close-worker.ts';
 import { queueConnection } from './connection.ts';
 import type { DelegationHandle } from './delegate-queue.ts';
 import { DELEGATE_QUEUE } from './names.ts';
+import { delegateQueuePrefix } from './queue-prefixes.ts';
 
 export interface DelegateWorkerOptions {
   /** The process's services; their `delegation` is the queue client the tools enqueue with. */
@@ -82,7 +83,7 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
     // A stalled job is failed, never re-run: the reaper reports its record lost (delegate.md §11.2).
     {
       connection: queueConnection(opts.redisTarget),
-      prefix: opts.prefix,
+      prefix: delegateQueuePrefix(opts.prefix),
       concurrency: opts.concurrency,
       maxStalledCount: 0,
     },

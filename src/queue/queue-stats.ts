@@ -11,6 +11,7 @@ import {
   outboxStreamKey,
   TURNS_QUEUE,
 } from './names.ts';
+import { cronQueuePrefix, delegateQueuePrefix } from './queue-prefixes.ts';
 
 export interface JobCounts {
   /** Runnable jobs not yet taken: BullMQ's `waiting` plus `prioritized`. */
@@ -54,8 +55,13 @@ async function outboxCounts(redis: ReturnType<typeof createRedis>, key: string):
 export function createQueueStats(opts: QueueStatsOptions): QueueStats {
   const connection = createRedis(opts.target);
   connection.on('error', () => {}); // ioredis reconnects on its own; outages surface through counts()
+  const queuePrefix: Record<string, string> = {
+    [TURNS_QUEUE]: opts.prefix,
+    [CRON_QUEUE]: cronQueuePrefix(opts.prefix),
+    [DELEGATE_QUEUE]: delegateQueuePrefix(opts.prefix),
+  };
   const queues = [TURNS_QUEUE, CRON_QUEUE, DELEGATE_QUEUE].map((name) => {
-    const queue = new Queue(name, { connection, prefix: opts.prefix });
+    const queue = new Queue(name, { connection, prefix: queuePrefix[name] ?? opts.prefix });
     queue.on('error', () => {}); // connection errors: counts() fails and /healthz says so
     return queue;
   });

@@ -165,7 +165,8 @@ export function createReplySender(opts: ReplySenderOptions): ReplySender {
         }
       }
       // Sent (or given up): the bytes are no longer needed; their TTL frees them if this never runs.
-      if (files.length > 0) await redis.unlink(...files.map((f) => f.blob)).catch(() => 0);
+      // One UNLINK per blob: each blob key is its own hash slot (spec/config.md §15.1.1).
+      await Promise.all(files.map((f) => redis.unlink(f.blob).catch(() => 0)));
       return { done: true, progressSaved };
     },
   };

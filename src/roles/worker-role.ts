@@ -8,8 +8,10 @@ import { createChannelAsker } from '../approval/channel-asker.ts';
 import { editReapedCard } from '../approval/expired-card.ts';
 import type { LiveConfig } from '../config/live-config.ts';
 import type { BatonConfig } from '../config/types.ts';
+import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
+import { carryLegacyCost } from '../cost/legacy-ledger.ts';
 import { startDelegateReaper } from '../delegation/delegate-reaper.ts';
 import { createAbortBus } from '../fleet/abort-bus.ts';
 import { createChannelPresence } from '../fleet/channel-presence.ts';
@@ -103,6 +105,10 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     cron,
     delegation,
   });
+  // Before the first turn: spend recorded under the old key layout still counts against today's caps.
+  await carryLegacyCost(redis, prefix, logger).catch((err: unknown) =>
+    logger.warn({ err: errorMessage(err) }, 'cost ledger: spend of the old key layout not carried over'),
+  );
   // Probe once at startup: the log says how shell commands run here; /healthz reads the status published below.
   const report = await sandboxReport(config, services.sandbox);
   for (const line of report.lines)

@@ -1,8 +1,9 @@
 -- Append the run events of one flush (live.md §1): each tree's events go in one stream entry (a JSON array)
 -- numbered from the tree's counter; each new turn joins its session's bounded index of recent turns (§6); then
 -- the readers are woken once with every tree's root id, and once with the sessions that got a new turn.
--- KEYS: for each tree, its event stream then its sequence counter (2 keys per tree; each pair shares the tree's
--- hash tag); then, for each new turn, its session's recent-turns index (a sorted set: root run id -> start ms).
+-- KEYS: for each tree, its event stream then its sequence counter (2 keys per tree); then, for each new turn, its
+-- session's recent-turns index (a sorted set: root run id -> start ms). Every key of one call is in one hash slot:
+-- the writer (run-event-log.ts) makes one call per slot, so a flush of several trees is several calls.
 -- ARGV[1] ttl seconds, ARGV[2] approximate max stream entries, ARGV[3] pub/sub channel of the trees,
 -- ARGV[4] number of trees, ARGV[5] recent-turns index ttl seconds, ARGV[6] turns kept per session,
 -- ARGV[7] pub/sub channel of the sessions with a new turn; then for each tree: its root id, its event count n,

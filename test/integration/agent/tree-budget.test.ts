@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTreeBudget } from '../../../src/delegation/tree-budget.ts';
+import { createTreeBudget, treeBudgetKey } from '../../../src/delegation/tree-budget.ts';
 import { runScript } from '../../helpers/processes.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 
@@ -27,7 +27,7 @@ describe('execution-tree budget (subagents.md §8)', () => {
 
   it('a counter that is not a number counts as spent (fail closed), never as an error', async () => {
     await budget.create('r-bad', 5);
-    await redis.set(`${prefix}:tree-budget:r-bad`, 'five');
+    await redis.set(treeBudgetKey(prefix, 'r-bad'), 'five');
     expect(await budget.reserveChild('r-bad')).toBe(false);
     expect(await budget.reserveRoot('r-bad')).toBe('exhausted');
     expect(await budget.remaining('r-bad')).toBe(0);
@@ -40,7 +40,7 @@ describe('execution-tree budget (subagents.md §8)', () => {
 
   it('the counter lives 24 hours', async () => {
     await budget.create('r3', 5);
-    const ttl = await redis.ttl(`${prefix}:tree-budget:r3`);
+    const ttl = await redis.ttl(treeBudgetKey(prefix, 'r3'));
     expect(ttl).toBeGreaterThan(86_000);
     expect(ttl).toBeLessThanOrEqual(86_400);
   });

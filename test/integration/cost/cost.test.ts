@@ -1,8 +1,9 @@
 // Per-hop cost tracking through real delegations: ledger rows, ceilings, the ancestor chain, shared limits, reset.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { scanKeys } from '../../../src/core/redis-scan.ts';
 import { unreadableCounter } from '../../../src/cost/cost-messages.ts';
 import { checkCostCeilings, rootCostScope } from '../../../src/cost/cost-scope.ts';
-import { createCostLedger } from '../../../src/cost/ledger.ts';
+import { costKeyPattern, createCostLedger } from '../../../src/cost/ledger.ts';
 import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
@@ -85,7 +86,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   h.server.reset();
-  const keys = await h.redis.keys(`${h.prefix}:cost:*`);
+  const keys = await scanKeys(h.redis, costKeyPattern(h.prefix));
   if (keys.length) await h.redis.del(...keys);
 });
 

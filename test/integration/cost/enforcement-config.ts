@@ -1,7 +1,8 @@
 // Shared config and ledger helpers of the [cost.enforcement] and warn_at_percent tests.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { runTurn } from '../../../src/agent/run-turn.ts';
-import { createCostLedger } from '../../../src/cost/ledger.ts';
+import { scanKeys } from '../../../src/core/redis-scan.ts';
+import { costKeyPattern, createCostLedger } from '../../../src/cost/ledger.ts';
 import type { RuntimeServices } from '../../../src/run-contract/run-context.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 
@@ -64,7 +65,7 @@ export function setMode(h: AgentHarness, mode: Mode): void {
 }
 
 export async function clearLedger(h: AgentHarness): Promise<void> {
-  const keys = await h.redis.keys(`${h.prefix}:cost:*`);
+  const keys = await scanKeys(h.redis, costKeyPattern(h.prefix));
   if (keys.length) await h.redis.del(...keys);
 }
 

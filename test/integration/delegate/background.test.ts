@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startDelegateReaper } from '../../../src/delegation/delegate-reaper.ts';
 import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
+import { taskKeys } from '../../../src/delegation/task-records.ts';
 import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';
@@ -237,7 +238,7 @@ describe('background delegation', () => {
   });
 
   it('refuses at the in-flight cap before any task id exists', async () => {
-    const key = `${h.prefix}:delegate-inflight`;
+    const key = taskKeys(h.prefix).inflight;
     await h.redis.sadd(key, ...Array.from({ length: 128 }, (_, i) => `fake-${i}`));
     try {
       const [text] = await mainCalls([['cap', { agent: 'writer', prompt: 'x', background: true }]]);

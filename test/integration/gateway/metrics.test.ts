@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
 import { createMetricsStore, type MetricsStore } from '../../../src/fleet/metrics-store.ts';
+import { cronQueuePrefix } from '../../../src/queue/queue-prefixes.ts';
 import { runScript } from '../../helpers/processes.ts';
 import { REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { type OpsHarness, startOpsHarness } from './ops-harness.ts';
@@ -97,7 +98,7 @@ describe('GET /metrics', () => {
   });
 
   it('shows queue depths from the real queues', async () => {
-    const cron = new Queue('cron', { connection: testRedis(), prefix });
+    const cron = new Queue('cron', { connection: testRedis(), prefix: cronQueuePrefix(prefix) });
     await cron.add('fire', {});
     await cron.close();
     const text = await scrape();

@@ -1,7 +1,7 @@
 // The /api routes and error handling: session abort over the abort bus, task listing, JSON errors.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTaskRecords, type TaskRecord } from '../../../src/delegation/task-records.ts';
+import { createTaskRecords, type TaskRecord, taskKey } from '../../../src/delegation/task-records.ts';
 import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
 import { uniquePrefix } from '../../helpers/redis.ts';
 import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
@@ -112,8 +112,8 @@ describe('GET /api/tasks', () => {
     await tasks.create(queued);
     await tasks.finish(done.task_id, 'completed', { finished_at: ago(200), output: 'the secret report' });
     await tasks.create(record({ kind: 'subagent', started_at: ago(1) }));
-    await h.redis.set(`${prefix}:task:not-a-hash`, 'x');
-    await h.redis.hset(`${prefix}:task:${running.task_id}:extra`, 'kind', '"delegate"');
+    await h.redis.set(taskKey(prefix, 'not-a-hash'), 'x');
+    await h.redis.hset(`${taskKey(prefix, running.task_id)}:extra`, 'kind', '"delegate"');
 
     const res = await h.get('/api/tasks');
     expect(res.status).toBe(200);

@@ -4,7 +4,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
-import { createRunEventLog, type RunEventLog } from '../../../src/live/run-event-log.ts';
+import { scanKeys } from '../../../src/core/redis-scan.ts';
+import { createRunEventLog, type RunEventLog, runEventKeys } from '../../../src/live/run-event-log.ts';
 import type { RunEvent } from '../../../src/run-contract/run-events.ts';
 import { buildRunTree } from '../../../src/run-contract/run-tree.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
@@ -156,9 +157,10 @@ describe('run events', () => {
     h.server.script([{ status: 500 }], { model: 'main-model' });
     await expect(h.turn('main', 'hi')).rejects.toThrow();
     await log().flush();
-    const ids = await h.redis.keys(`${h.prefix}:run-events:{*}`);
+    const keys = runEventKeys(h.prefix);
+    const ids = await scanKeys(h.redis, keys.streamPattern);
     const trees = await Promise.all(
-      ids.filter((k) => !k.endsWith(':seq')).map((k) => log().read(k.slice(k.indexOf('{') + 1, -1))),
+      ids.filter((k) => !k.endsWith(':seq')).map((k) => log().read(keys.rootOf(k))),
     );
     const failed = trees.flatMap(buildRunTree).filter((n) => n.state === 'failed');
     expect(failed).toEqual([expect.objectContaining({ kind: 'root', agent: 'main', iterations: 1 })]);

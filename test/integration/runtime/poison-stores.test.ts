@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { startDelegateReaper } from '../../../src/delegation/delegate-reaper.ts';
 import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
+import { taskKey } from '../../../src/delegation/task-records.ts';
 import { createAbortBus } from '../../../src/fleet/abort-bus.ts';
 import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
 import { createSessionAbort } from '../../../src/fleet/session-abort.ts';
@@ -46,8 +47,8 @@ describe('poison records in the fleet and delegation stores', () => {
     const good = '0b6f2a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b';
     const broken = ['1b6f2a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b', '2b6f2a4e-1c3d-4e5f-8a9b-0c1d2e3f4a5b'];
     for (const id of [...broken, good]) expect(await tasks.admit(silentRunningTask(id))).toBe(true);
-    await h.redis.hset(`${h.prefix}:task:${broken[0]}`, 'chain', '["main"'); // not JSON
-    await h.redis.hset(`${h.prefix}:task:${broken[1]}`, 'depth', '"deep"'); // JSON, wrong type
+    await h.redis.hset(taskKey(h.prefix, broken[0] ?? ''), 'chain', '["main"'); // not JSON
+    await h.redis.hset(taskKey(h.prefix, broken[1] ?? ''), 'depth', '"deep"'); // JSON, wrong type
     const reaper = startDelegateReaper({
       redis: h.redis,
       prefix: h.prefix,

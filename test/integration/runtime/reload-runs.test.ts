@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTurn } from '../../../src/agent/run-turn.ts';
 import { createLiveConfig, type LiveConfig } from '../../../src/config/live-config.ts';
 import type { BatonConfig } from '../../../src/config/types.ts';
-import { createCostLedger } from '../../../src/cost/ledger.ts';
+import { scanKeys } from '../../../src/core/redis-scan.ts';
+import { costKeyPattern, createCostLedger } from '../../../src/cost/ledger.ts';
 import { turnServices } from '../../../src/run-contract/live-services.ts';
 import { toolNamesOf } from '../../fakes/model-requests.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
@@ -99,7 +100,7 @@ afterAll(() => h.close());
 beforeEach(async () => {
   h.server.reset();
   live.replace(configOf(toml({ mode: 'forbidden' })));
-  const keys = await h.redis.keys(`${h.prefix}:cost:*`);
+  const keys = await scanKeys(h.redis, costKeyPattern(h.prefix));
   if (keys.length) await h.redis.del(...keys);
 });
 

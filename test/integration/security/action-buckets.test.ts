@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActionBuckets } from '../../../src/security/action-buckets.ts';
+import { actionBucketKey, createActionBuckets } from '../../../src/security/action-buckets.ts';
 import { createFileWriteTool } from '../../../src/tools/builtin/file-write.ts';
 import { buildRunContext } from '../../helpers/run-context.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
@@ -35,7 +35,7 @@ describe('action buckets', () => {
     expect(results).toEqual([true, true, true, false]);
     expect(await b.isExhausted('main', 'telegram.home:1', 3)).toBe(true);
     expect(await b.isExhausted('main', 'telegram.home:1', 4)).toBe(false);
-    expect(await redis.zcard(`${prefix}:bucket:main:telegram.home:1`)).toBe(3);
+    expect(await redis.zcard(actionBucketKey(prefix, 'main', 'telegram.home:1'))).toBe(3);
   });
 
   it('keeps one bucket per owner and sender: a subagent run charges its parent bucket', async () => {
@@ -98,7 +98,7 @@ describe('action buckets', () => {
       });
     const [a, b] = await Promise.all([runWorker(), runWorker()]);
     expect(a + b).toBe(25);
-    expect(await redis.zcard(`${prefix}:bucket:race:api:s1`)).toBe(25);
+    expect(await redis.zcard(actionBucketKey(prefix, 'race', 'api:s1'))).toBe(25);
   });
 });
 

@@ -1,0 +1,297 @@
+// Every Lua script and every multi-key command site touches one hash slot under the Cluster layout
+// (spec/config.md §15.1.1). Scripts are found by glob: a new script without an entry here fails this test.
+// Keys are built by the real key builders (prefix `baton`, 16 partitions), never typed by hand.
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { approvalKeys } from '../../../src/approval/record.ts';
+import { failureCounterKey } from '../../../src/core/failure-limiter.ts';
+import { slotOf } from '../../../src/core/key-layout.ts';
+import { costKeys } from '../../../src/cost/ledger.ts';
+import { taskKeys } from '../../../src/delegation/task-records.ts';
+import { treeBudgetKey } from '../../../src/delegation/tree-budget.ts';
+import { leaseKey } from '../../../src/fleet/channel-lease.ts';
+import { refusedSendersKeys } from '../../../src/fleet/refused-senders.ts';
+import { groupBySlot, slotWriteKeys } from '../../../src/live/run-event-log.ts';
+import { CRON_QUEUE, DELEGATE_QUEUE } from '../../../src/queue/names.ts';
+import { cronQueuePrefix, delegateQueuePrefix } from '../../../src/queue/queue-prefixes.ts';
+import { actionBucketKey } from '../../../src/security/action-buckets.ts';
+
+const SRC = join(import.meta.dirname, '../../../src');
+// 16 partitions (the Cluster default): the conversation entries (conv) build their keys with `space`.
+const space = { prefix: 'baton', partitions: 16 } as const;
+const { prefix } = space;
+
+/** Sample ids, shaped as in production. */
+const ids = {
+  approval: '0b5e7c1e-6a39-4a4e-9f57-3f1f6c1f2a10',
+  task: '5c1d9f3a-2b7e-4c0a-8d6f-1e2a3b4c5d6e',
+  roots: ['r-1c9e', 'r-77aa', 'r-f00d'],
+  sessions: ['telegram.main:42', 'discord.ops:9:1'],
+  aliases: ['main', 'researcher', 'writer'],
+};
+
+interface Site {
+  /** The code that issues the call: file, and function or command. */
+  site: string;
+  keys: string[];
+}
+
+const cost = costKeys(prefix, new Date('2026-12-04T21:00:00Z'));
+const approvals = approvalKeys(prefix);
+const tasks = taskKeys(prefix);
+const refused = refusedSendersKeys(prefix);
+const approvalToken = approvals.token('telegram.main', '42', 'ab12cd');
+const runEventCalls = groupBySlot(
+  prefix,
+  new Map(ids.roots.map((r) => [r, [{}]])),
+  ids.roots
+    .slice(0, 2)
+    .map((root, i) => ({ root, at: 1_700_000_000_000 + i, session: ids.sessions[i] ?? '' })),
+);
+
+/** Each script (path under src) with the key lists its callers pass. */
+const scripts: Record<string, Site[]> = {
+  'approval/lua/create-approval-3.lua': [
+    {
+      site: 'approval/approval-store.ts create',
+      keys: [approvals.record(ids.approval), approvalToken, approvals.pending],
+    },
+  ],
+  'approval/lua/heartbeat-approval-1.lua': [
+    { site: 'approval/approval-store.ts heartbeat', keys: [approvals.record(ids.approval)] },
+  ],
+  'approval/lua/set-message-ref-1.lua': [
+    { site: 'approval/approval-store.ts setMessageRef', keys: [approvals.record(ids.approval)] },
+  ],
+  'approval/lua/settle-approval-4.lua': [
+    {
+      site: 'approval/approval-settle.ts',
+      keys: [approvals.record(ids.approval), approvalToken, approvals.pending, approvals.audit],
+    },
+    {
+      site: 'approval/approval-settle.ts (record too damaged to name its token)',
+      keys: [approvals.record(ids.approval), approvals.unreadableToken, approvals.pending, approvals.audit],
+    },
+  ],
+  'core/lua/reserve-attempts-var.lua': [
+    {
+      site: 'core/failure-limiter.ts reserve',
+      keys: [
+        failureCounterKey(prefix, 'login-addr:203.0.113.9'),
+        failureCounterKey(prefix, { name: 'login-user:alice', allowed: 5 }),
+      ],
+    },
+  ],
+  'cost/lua/record-cost-var.lua': [
+    {
+      site: 'cost/ledger.ts record (per-agent)',
+      keys: [
+        cost.day,
+        cost.month,
+        cost.tokens,
+        cost.warned.day,
+        cost.warned.month,
+        cost.agent('writer'),
+        cost.descendants('main'),
+        cost.descendants('researcher'),
+      ],
+    },
+    {
+      site: 'cost/ledger.ts record (shared only)',
+      keys: [cost.day, cost.month, cost.tokens, cost.warned.day, cost.warned.month],
+    },
+  ],
+  'cost/lua/reserve-cost-var.lua': [
+    {
+      site: 'cost/ledger.ts reserve',
+      keys: [cost.day, cost.month, ...ids.aliases.flatMap((a) => [cost.agent(a), cost.descendants(a)])],
+    },
+  ],
+  'delegation/lua/admit-delegate-task-2.lua': [
+    { site: 'delegation/delegate-tasks.ts admit', keys: [tasks.record(ids.task), tasks.inflight] },
+  ],
+  'delegation/lua/settle-delegate-task-2.lua': [
+    { site: 'delegation/delegate-tasks.ts settle', keys: [tasks.record(ids.task), tasks.inflight] },
+  ],
+  'delegation/lua/update-running-task-1.lua': [
+    { site: 'delegation/delegate-tasks.ts updateRunning', keys: [tasks.record(ids.task)] },
+  ],
+  'delegation/lua/finish-task-1.lua': [
+    { site: 'delegation/task-records.ts finish', keys: [tasks.record(ids.task)] },
+  ],
+  'delegation/lua/reserve-tree-slot-1.lua': [
+    {
+      site: 'delegation/tree-budget.ts reserveChild/reserveRoot',
+      keys: [treeBudgetKey(prefix, ids.roots[0] ?? '')],
+    },
+  ],
+  'delegation/lua/take-last-tree-slot-1.lua': [
+    { site: 'delegation/tree-budget.ts reserveRoot', keys: [treeBudgetKey(prefix, ids.roots[0] ?? '')] },
+  ],
+  'fleet/lua/note-refused-sender-3.lua': [
+    {
+      site: 'fleet/refused-senders.ts note',
+      keys: [refused.gate('telegram.main', '777'), refused.list, refused.records],
+    },
+  ],
+  'fleet/lua/release-presence-1.lua': [
+    {
+      site: 'fleet/channel-lease.ts, fleet/channel-presence.ts release',
+      keys: [leaseKey(prefix, 'telegram.main')],
+    },
+  ],
+  'fleet/lua/renew-lease-1.lua': [
+    { site: 'fleet/channel-lease.ts renew', keys: [leaseKey(prefix, 'telegram.main')] },
+  ],
+  'live/lua/append-run-events-var.lua': runEventCalls.map((g, i) => ({
+    site: `live/run-event-log.ts flush, call ${i + 1} of ${runEventCalls.length}`,
+    keys: slotWriteKeys(prefix, g),
+  })),
+  'security/check-and-record-action-1.lua': [
+    {
+      site: 'security/action-buckets.ts tryRecord',
+      keys: [actionBucketKey(prefix, 'main', 'telegram.main:42')],
+    },
+  ],
+};
+
+/**
+ * TODO(conv): the conversation path's scripts, added by the conv helper with their keys (partition tags). Until
+ * then each is reported pending (it.todo), so this file passes on a branch without them.
+ */
+const pendingConv: Record<string, string> = {
+  'queue/lua/ingest-event-7.lua': 'TODO(conv) queue/conversation-inbox.ts ingest',
+  'queue/lua/settle-turn-10.lua': 'TODO(conv) queue/conversation-inbox.ts settle',
+  'queue/lua/drop-unreadable-head-4.lua': 'TODO(conv) queue/conversation-inbox.ts drop unreadable head',
+  'queue/lua/enqueue-reply-2.lua': 'TODO(conv) queue/reply-outbox.ts enqueue',
+  'queue/lua/claim-reply-slot-1.lua': 'TODO(conv) queue/reply-order.ts claim',
+  'queue/lua/ack-replies-var.lua': 'TODO(conv) queue/outbox-stream.ts ack',
+  'queue/lua/enqueue-live-op-3.lua':
+    'TODO(conv) queue/live-shows.ts: live state + outbox stream + live-turn list',
+  'queue/lua/live-begin-2.lua':
+    'TODO(conv) queue/live-slots.ts begin: live state + busy mark (same tag as above)',
+  'queue/lua/live-end-2.lua': 'TODO(conv) queue/live-slots.ts end: live state + busy mark',
+  'session/lua/append-history-3.lua': 'TODO(conv) session/history-store.ts append',
+  'fleet/lua/clear-running-turn-1.lua':
+    'TODO(conv) fleet/running-turns.ts clear (running-turns hash per partition)',
+};
+
+/** Multi-key commands outside scripts (MGET, MULTI/EXEC, explicit pipelines) with the keys they name. */
+const commandSites: Site[] = [
+  {
+    site: 'cost/ledger.ts read: MGET',
+    keys: [cost.day, cost.month, ...ids.aliases.flatMap((a) => [cost.agent(a), cost.descendants(a)])],
+  },
+  { site: 'delegation/delegate-tasks.ts admit: MULTI of index entries', keys: ids.aliases.map(tasks.index) },
+  {
+    site: 'delegation/delegate-tasks.ts listForAlias: pipeline of records',
+    keys: [tasks.record(ids.task), tasks.record('9d0e8f7a-1b2c-4d3e-8f4a-5b6c7d8e9f00')],
+  },
+  {
+    site: 'delegation/task-list.ts list: pipeline of records (one SCAN batch)',
+    keys: [tasks.record(ids.task), tasks.record('9d0e8f7a-1b2c-4d3e-8f4a-5b6c7d8e9f00')],
+  },
+  {
+    site: 'approval/approval-reads.ts: pipeline of records',
+    keys: [approvals.record(ids.approval), approvals.record('1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b')],
+  },
+  {
+    site: 'fleet/refused-senders.ts forget: MULTI',
+    keys: [refused.list, refused.records, refused.gate('telegram.main', '777')],
+  },
+  {
+    site: 'core/failure-limiter.ts refund: MULTI',
+    keys: [
+      failureCounterKey(prefix, 'login-addr:203.0.113.9'),
+      failureCounterKey(prefix, 'login-user:alice'),
+    ],
+  },
+];
+
+/** BullMQ's own scripts touch many keys of one queue: a queue's keys, as BullMQ names them, share its prefix's tag. */
+const bullKeys = (queuePrefix: string, queue: string) =>
+  [
+    'wait',
+    'active',
+    'delayed',
+    'prioritized',
+    'completed',
+    'failed',
+    'events',
+    'meta',
+    'id',
+    'stalled',
+    'job-1',
+  ].map((part) => `${queuePrefix}:${queue}:${part}`);
+commandSites.push(
+  {
+    site: 'queue/cron-scheduler.ts, cron-worker.ts: BullMQ cron queue',
+    keys: bullKeys(cronQueuePrefix(prefix), CRON_QUEUE),
+  },
+  {
+    site: 'queue/delegate-queue.ts, delegate-worker.ts: BullMQ delegate queue',
+    keys: bullKeys(delegateQueuePrefix(prefix), DELEGATE_QUEUE),
+  },
+);
+
+/** TODO(conv): multi-key command sites of the conversation path. */
+const pendingConvCommands: string[] = [
+  'TODO(conv) web/sessions/sessions-page.ts readSessions: pipeline of history LLENs + running-turns HMGET',
+];
+
+const scriptFiles = (readdirSync(SRC, { recursive: true }) as string[])
+  .filter((f) => f.endsWith('.lua') && !f.endsWith('.fragment.lua'))
+  .map((f) => relative(SRC, join(SRC, f)).split('\\').join('/'))
+  .sort();
+
+/** The key count a script's name declares (`-<n>.lua`), or null for `-var.lua`. */
+const declaredKeys = (file: string) => {
+  const n = /-(\d+)\.lua$/.exec(file)?.[1];
+  return n === undefined ? null : Number(n);
+};
+
+describe('one hash slot per script and command (Cluster layout)', () => {
+  it('every script under src has an entry, and every entry names a script', () => {
+    expect(scriptFiles.length).toBeGreaterThan(20);
+    const listed = new Set([...Object.keys(scripts), ...Object.keys(pendingConv)]);
+    expect(scriptFiles.filter((f) => !listed.has(f))).toEqual([]);
+    expect([...listed].filter((f) => !scriptFiles.includes(f))).toEqual([]);
+    expect(Object.keys(scripts).filter((f) => f in pendingConv)).toEqual([]);
+  });
+
+  for (const [file, sites] of Object.entries(scripts)) {
+    it(`${file}: each call's keys are in one slot`, () => {
+      expect(sites.length).toBeGreaterThan(0);
+      for (const s of sites) {
+        const n = declaredKeys(file);
+        if (n !== null) expect({ site: s.site, keys: s.keys.length }).toEqual({ site: s.site, keys: n });
+        expect(s.keys.length).toBeGreaterThan(0);
+        expect({ site: s.site, slots: [...new Set(s.keys.map(slotOf))].length }).toEqual({
+          site: s.site,
+          slots: 1,
+        });
+      }
+    });
+  }
+
+  for (const [file, note] of Object.entries(pendingConv)) it.todo(`${file}: ${note}`);
+
+  for (const s of commandSites) {
+    it(`${s.site}: one slot`, () => {
+      expect(s.keys.length).toBeGreaterThan(1);
+      expect([...new Set(s.keys.map(slotOf))]).toHaveLength(1);
+    });
+  }
+
+  for (const note of pendingConvCommands) it.todo(note);
+
+  it('a flush of several trees is split by slot, and each turn index joins a call', () => {
+    expect(runEventCalls.flatMap((g) => g.trees.map(([r]) => r)).sort()).toEqual([...ids.roots].sort());
+    expect(runEventCalls.flatMap((g) => g.turns.map((t) => t.session)).sort()).toEqual(
+      ids.sessions.slice(0, 2).sort(),
+    );
+    // Distinct roots land in distinct slots here: one call each, plus the session indexes' own.
+    expect(runEventCalls.length).toBeGreaterThan(1);
+  });
+});
