@@ -1,7 +1,8 @@
 // Real-Redis helpers for tests: a connection and a unique key prefix per test file, removed afterwards.
 import { randomBytes } from 'node:crypto';
-import { Cluster, Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { createRedis } from '../../src/core/redis.ts';
+import { isCluster, scanBatches } from '../../src/core/redis-scan.ts';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
 
 export const REDIS_URL = process.env.BATON_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -34,27 +35,17 @@ export function redisTargetToml(target: RedisTarget): string {
   return lines.join('\n');
 }
 
-/** The clients whose SCAN sees every key: the masters of a Cluster, else the client itself. */
-const scanned = (redis: Redis): Redis[] => {
-  const client: unknown = redis; // createRedis types a Cluster as Redis (core/redis.ts)
-  return client instanceof Cluster ? client.nodes('master') : [redis];
-};
-
 /**
  * Deletes every key under `prefix:` or a `{prefix:…}` hash tag (core/key-layout.ts) (SCAN, never KEYS). On a
- * Cluster it scans each master and deletes key by key (a multi-key DEL must stay in one slot).
+ * Cluster it scans each master (core/redis-scan.ts) and deletes key by key (a multi-key DEL must stay in one slot).
  */
 export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
-  for (const node of scanned(redis)) {
-    for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-        cursor = next;
-        if (keys.length === 0) continue;
-        if (node === redis) await redis.del(...keys);
-        else await Promise.all(keys.map((k) => redis.unlink(k)));
-      } while (cursor !== '0');
+  const client: Redis = redis;
+  const cluster = isCluster(redis); // not a type guard here: createRedis types a Cluster as Redis
+  for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
+    for await (const keys of scanBatches(redis, pattern)) {
+      if (cluster) await Promise.all(keys.map((k) => client.unlink(k)));
+      else await redis.del(...keys);
     }
   }
 }
