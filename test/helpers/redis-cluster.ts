@@ -98,7 +98,7 @@ export async function startRedisCluster(plan: ClusterPlan = {}): Promise<RedisCl
           '--cluster-port',
           String(busPort),
           '--cluster-node-timeout',
-          String(plan.nodeTimeoutMs ?? 3000),
+          String(plan.nodeTimeoutMs ?? 5000),
           // A replica is promoted however long it was cut off: the drill counts on the promotion.
           '--cluster-replica-validity-factor',
           '0',
