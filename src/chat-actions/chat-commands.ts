@@ -16,6 +16,7 @@ import { createTaskList } from '../delegation/task-list.ts';
 import type { AbortBus } from '../fleet/abort-bus.ts';
 import { createRunningTurns } from '../fleet/running-turns.ts';
 import { createSessionAbort } from '../fleet/session-abort.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import { createSessionModelStore, sessionProviderRef } from '../session/session-model.ts';
 
 export interface ChatCommandDeps {
@@ -30,7 +31,7 @@ export interface ChatCommandDeps {
 
 export function createChatCommands(d: ChatCommandDeps): ChatCommandHandler {
   const prefix = d.config().redis.prefix; // restart-only: a reload keeps the running prefix
-  const running = createRunningTurns(d.redis, prefix, d.logger);
+  const running = createRunningTurns(d.redis, keySpaceOf(d.config().redis), d.logger);
   const abort = createSessionAbort(running, d.abortBus);
   const tasks = createTaskList(d.redis, prefix);
   const models = createSessionModelStore(d.redis, prefix);

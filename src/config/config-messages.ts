@@ -49,8 +49,6 @@ export const CLUSTER_NODES_DISAGREE =
 export const SENTINELS_AND_CLUSTER = 'set either sentinels or cluster_nodes, not both';
 export const SENTINEL_MASTER_REQUIRED = 'required when sentinels is set';
 export const SENTINEL_MASTER_UNUSED = 'ignored without sentinels';
-export const PARTITIONS_NOT_YET =
-  'only 1 is supported by this version: partitions need the partitioned key layout (spec/config.md §15.1.1), which is not in this version';
 /** A table key used as an id (ids.ts), e.g. `agent alias must match [A-Za-z0-9_-]+`. */
 export const idPattern = (kind: string, pattern: string): string => `${kind} must match ${pattern}`;
 export const RFC3339_REQUIRED = 'expected an RFC 3339 date-time';

@@ -1,12 +1,11 @@
-// How the keys of [redis] combine (spec/config.md §15.1): Sentinel or Cluster, the master name, Cluster
-// node URLs that one client can use, and what this version cannot do yet. Reads the raw document, like
-// rules.ts, so a sibling's type error does not hide these.
+// How the keys of [redis] combine (spec/config.md §15.1): Sentinel or Cluster, the master name, and Cluster
+// node URLs that one client can use. Partitions 1–256 work on every form (the range has its own error).
+// Reads the raw document, like rules.ts, so a sibling's type error does not hide these.
 import { isRedisUrl } from '../core/redis-target.ts';
 import {
   CLUSTER_DATABASE,
   CLUSTER_NODES_DISAGREE,
   invalid,
-  PARTITIONS_NOT_YET,
   SENTINEL_MASTER_REQUIRED,
   SENTINEL_MASTER_UNUSED,
   SENTINELS_AND_CLUSTER,
@@ -33,11 +32,6 @@ export function checkRedisRules(doc: Record<string, unknown>): Diagnostic[] {
     out.push({ severity: 'warning', path, message: warningText(path, SENTINEL_MASTER_UNUSED) });
   }
   if (Array.isArray(redis.cluster_nodes)) checkClusterNodes(redis.cluster_nodes, error);
-  // Out-of-range values already have their own error.
-  const p = redis.partitions;
-  if (typeof p === 'bigint' && p > 1n && p <= 256n && !cluster) {
-    error('redis.partitions', PARTITIONS_NOT_YET);
-  }
   return out;
 }
 

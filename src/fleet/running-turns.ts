@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { changeArgs } from '../core/dashboard-changes.ts';
+import { conversationTag, type KeySpace, partitionTag } from '../core/key-layout.ts';
 import { createSilentLogger, type Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -27,15 +28,24 @@ const runningTurnSchema = z.object({
 });
 export type RunningTurn = { runId: string | null; workerId: string | null; rootRunId?: string | undefined };
 
-/** The hash of running turns: session key → `{"runId", "workerId"}` (the turn worker also sets it in Lua). */
-export const runningTurnsKey = (prefix: string) => `${prefix}:running-turns`;
+/**
+ * The hash of running turns of a session key's partition: session key → `{"runId", "workerId"}` (the turn
+ * worker clears it in the script that settles the conversation, so it shares the conversation's tag).
+ */
+export const runningTurnsKey = (space: KeySpace, sessionKey: string) =>
+  `${conversationTag(space, sessionKey)}:running-turns`;
+
+/** The running-turns hash of partition `n` (readers that list every running turn visit each). */
+export const runningTurnsKeyOf = (space: KeySpace, n: number) =>
+  `${partitionTag(space.prefix, n)}:running-turns`;
 
 export function createRunningTurns(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   logger: Pick<Logger, 'warn'> = createSilentLogger(),
 ): RunningTurns {
-  const key = runningTurnsKey(prefix);
+  const key = (sessionKey: string) => runningTurnsKey(space, sessionKey);
+  const { prefix } = space;
   return {
     async markRunning(sessionKey, runId, workerId, rootRunId) {
       const mark = JSON.stringify({ runId, workerId, ...(rootRunId ? { rootRunId } : {}) });
@@ -43,20 +53,20 @@ export function createRunningTurns(
       // One round trip, and no write of its own: both leave in the connection's next auto-pipelined batch (a
       // MULTI is written at once), and the open dashboard pages learn of the turn with the mark. The publish only
       // tells pages to re-read, so it needs no transaction with the mark it follows.
-      await Promise.all([redis.hset(key, sessionKey, mark), redis.publish(channel, change)]);
+      await Promise.all([redis.hset(key(sessionKey), sessionKey, mark), redis.publish(channel, change)]);
     },
     async markDone(sessionKey, runId) {
       // Only the run that marked it clears it (a later turn of the same session may already be running).
       await clearRunningTurn(
         redis,
-        [key],
+        [key(sessionKey)],
         [sessionKey, runId, ...changeArgs(prefix, 'sessions', sessionKey)],
       );
     },
     async get(sessionKey) {
-      const cur = await redis.hget(key, sessionKey);
+      const cur = await redis.hget(key(sessionKey), sessionKey);
       if (cur === null) return null;
-      const at = { logger, key: `${key}[${sessionKey}]`, what: 'running-turn mark' };
+      const at = { logger, key: `${key(sessionKey)}[${sessionKey}]`, what: 'running-turn mark' };
       return parseRecord(runningTurnSchema, cur, at) ?? { runId: null, workerId: null };
     },
   };

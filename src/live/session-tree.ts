@@ -3,6 +3,7 @@
 // a turn until its settle), so its root shows `running` until the settle, whatever its events already say.
 import type { Redis } from 'ioredis';
 import { isUuid } from '../core/ids.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRunningTurns } from '../fleet/running-turns.ts';
 import type { RunEvent } from '../run-contract/run-events.ts';
@@ -63,11 +64,11 @@ export async function viewSessionTree(
 /** Whether the session's running mark stands, and the root run id it names (null when none or unreadable). */
 export async function readRunningTurn(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   logger: Pick<Logger, 'warn'>,
   session: string,
 ): Promise<{ running: boolean; rootRunId: string | null }> {
-  const mark = await createRunningTurns(redis, prefix, logger).get(session);
+  const mark = await createRunningTurns(redis, space, logger).get(session);
   const root = mark?.rootRunId;
   return { running: mark !== null, rootRunId: root && isUuid(root) ? root : null };
 }
@@ -75,14 +76,15 @@ export async function readRunningTurn(
 /** Read from Redis in one go (GET /api/sessions/:id/tree). */
 export async function readSessionTree(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   logger: Pick<Logger, 'warn'>,
   session: string,
 ): Promise<SessionTreeView> {
+  const { prefix } = space;
   const log = createRunEventLog(redis, prefix, logger);
   const [turns, { rootRunId: runningRoot }, records] = await Promise.all([
     readRecentTurns(redis, prefix, session, logger),
-    readRunningTurn(redis, prefix, logger, session),
+    readRunningTurn(redis, space, logger, session),
     readTreeRecords(redis, prefix, logger),
   ]);
   const roots = [...new Set([...(runningRoot ? [runningRoot] : []), ...turns.map((t) => t.rootRunId)])];

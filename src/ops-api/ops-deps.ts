@@ -11,6 +11,7 @@ import { createMetricsStore, type MetricsStore } from '../fleet/metrics-store.ts
 import { createRunningTurns } from '../fleet/running-turns.ts';
 import { createSessionAbort } from '../fleet/session-abort.ts';
 import { createWorkerStatusBoard } from '../fleet/worker-status.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import { createQueueStats } from '../queue/queue-stats.ts';
 import type { ConfigDiagnostics } from './health.ts';
 import type { OpsServerDeps } from './ops-context.ts';
@@ -43,11 +44,15 @@ export function createOpsDeps(o: OpsDepsOptions): OpsServerDeps {
     redis,
     logger,
     diagnostics: typeof load === 'function' ? load : () => load,
-    queues: createQueueStats({ target: config.redis, prefix, channelKeys: expected }),
+    queues: createQueueStats({
+      target: config.redis,
+      space: keySpaceOf(config.redis),
+      channelKeys: expected,
+    }),
     channels: () => presence.states(expected),
     channelHolders: () => presence.holders(expected),
     workers: () => workerStatus.all(),
-    abortSession: createSessionAbort(createRunningTurns(redis, prefix, logger), o.abortBus),
+    abortSession: createSessionAbort(createRunningTurns(redis, keySpaceOf(config.redis), logger), o.abortBus),
     tasks: createTaskList(redis, prefix),
     approvals: createApprovalStore({ redis, prefix, logger, metrics }),
     metrics,

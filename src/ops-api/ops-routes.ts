@@ -5,6 +5,7 @@ import { isUuid } from '../core/ids.ts';
 import { DEFAULT_TASK_LIMIT } from '../delegation/task-list.ts';
 import { liveRunTree } from '../live/run-tree-view.ts';
 import { readSessionTree } from '../live/session-tree.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import { checkHealth } from './health.ts';
 import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from './metrics-text.ts';
 import { badQuery, noRunningTurn, noRunTree } from './ops-api-messages.ts';
@@ -58,7 +59,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
 
   // live.md §6: the trees of the session's running turn and of its recent turns.
   app.get<{ Params: { id: string } }>('/api/sessions/:id/tree', async (req, reply) => {
-    const view = await readSessionTree(ctx.redis, ctx.config.redis.prefix, ctx.logger, req.params.id);
+    const view = await readSessionTree(ctx.redis, keySpaceOf(ctx.config.redis), ctx.logger, req.params.id);
     return reply.code(200).send(view);
   });
 

@@ -4,11 +4,12 @@
 import type { Redis } from 'ioredis';
 import type { ApprovalDelivery } from '../approval/card-delivery.ts';
 import type { Recipient } from '../channel-host/types.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import { enqueueOutboxEntry } from './reply-outbox.ts';
 
-export function createApprovalDelivery(redis: Redis, prefix: string): ApprovalDelivery {
+export function createApprovalDelivery(redis: Redis, space: KeySpace): ApprovalDelivery {
   const request = (op: 'post' | 'edit', approvalId: string, to: Recipient) =>
-    enqueueOutboxEntry(redis, prefix, { to, approval: { op, approvalId } });
+    enqueueOutboxEntry(redis, space, { to, approval: { op, approvalId } });
   return {
     post: (_channel, id, to) => request('post', id, to),
     edit: (_channel, id, to) => request('edit', id, to),

@@ -5,13 +5,14 @@ import type { Redis } from 'ioredis';
 import { conversationRecipient } from '../channel-host/types.ts';
 import { channelOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import { elapsedSecs } from '../delegation/task-list.ts';
 import type { TaskRecord } from '../delegation/task-records.ts';
 import { backgroundNoticeText } from '../live/live-messages.ts';
 import { enqueueOutboxEntry } from './reply-outbox.ts';
 
 export async function sendBackgroundNotice(
-  deps: { redis: Redis; prefix: string; config: BatonConfig; redact: (text: string) => string },
+  deps: { redis: Redis; space: KeySpace; config: BatonConfig; redact: (text: string) => string },
   rec: TaskRecord,
 ): Promise<boolean> {
   if (rec.status === 'running' || !rec.scope) return false;
@@ -24,7 +25,7 @@ export async function sendBackgroundNotice(
   const text = backgroundNoticeText(rec.task_id, rec.agent, rec.status, secs * 1000);
   await enqueueOutboxEntry(
     deps.redis,
-    deps.prefix,
+    deps.space,
     { to, text: deps.redact(text) },
     `bg-notice:${rec.task_id}`,
   );

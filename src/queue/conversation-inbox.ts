@@ -7,6 +7,7 @@ import { MESSAGE_UNREADABLE } from '../channel-host/channel-messages.ts';
 import type { Recipient } from '../channel-host/types.ts';
 import { conversationRecipient, inboundMessageSchema } from '../channel-host/types.ts';
 import { changeArgs } from '../core/dashboard-changes.ts';
+import { allPartitions, type KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -15,13 +16,16 @@ import type { ChatMessage } from '../providers/types.ts';
 import { HISTORY_MAX_STORED, HISTORY_TTL_SECS, historyKeys } from '../session/history-store.ts';
 import { sessionIndexKey, sessionIndexMember } from '../session/session-index.ts';
 import {
+  inboxActiveKey,
   inboxKeys,
   liveTurnKey,
   outboxStreamKey,
+  partitionOfConversation,
   replyIdempotencyKey,
   replySentKey,
   TURNS_QUEUE,
   turnFilesKey,
+  turnsQueuePrefix,
 } from './names.ts';
 import { outboxEntryArgs } from './outbox-entry.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
@@ -80,8 +84,12 @@ export function conversationJobId(conversation: string): string {
   return `conv-${createHash('sha1').update(conversation).digest('hex')}`;
 }
 
-/** The Redis hash BullMQ keeps for the conversation's drain job while it exists (`<prefix>:<queue>:<job id>`). */
-function drainJobKey(prefix: string, conversation: string): string {
+/**
+ * The Redis hash BullMQ keeps for the conversation's drain job while it exists (`<BullMQ prefix>:<queue>:<job id>`);
+ * the BullMQ prefix of the conversation's turns queue is its partition tag, so the hash shares the inbox's slot.
+ */
+export function drainJobKey(space: KeySpace, conversation: string): string {
+  const prefix = turnsQueuePrefix(space, partitionOfConversation(space, conversation));
   return `${prefix}:${TURNS_QUEUE}:${conversationJobId(conversation)}`;
 }
 
@@ -103,11 +111,12 @@ function storedSeq(raw: string): number | '' {
 /** `historyMaxStored`: `[worker] transcript_max_entries`, the entries a session's stored transcript keeps. */
 export function createConversationInbox(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   logger: Logger,
   historyMaxStored = HISTORY_MAX_STORED,
 ): ConversationInbox {
-  const keys = inboxKeys(prefix);
+  const { prefix } = space;
+  const keys = inboxKeys(space);
   const inboxKey = keys.inbox;
   const activeKey = keys.active;
   const seqKey = keys.seq;
@@ -126,9 +135,9 @@ export function createConversationInbox(
         redis,
         [
           inboxKey(conversation),
-          activeKey,
+          activeKey(conversation),
           seqKey(conversation),
-          outboxStreamKey(prefix, to?.channel ?? '?'),
+          outboxStreamKey(space, to?.channel ?? '?', conversation),
         ],
         [head, conversation, to ? JSON.stringify(to) : '', MESSAGE_UNREADABLE, storedSeq(head)],
       )) as [number, string];
@@ -139,17 +148,17 @@ export function createConversationInbox(
   }
   return {
     async accept(conversation, event) {
-      const dedupe = keys.dedupe(event.channel, event.eventId);
+      const dedupe = keys.dedupe(conversation, event.channel, event.eventId);
       const res = await ingestEvent(
         redis,
         [
           dedupe,
           inboxKey(conversation),
-          activeKey,
+          activeKey(conversation),
           seqKey(conversation),
-          replySentKey(prefix, conversation),
-          sessionIndexKey(prefix),
-          drainJobKey(prefix, conversation),
+          replySentKey(space, conversation),
+          sessionIndexKey(space, conversation),
+          drainJobKey(space, conversation),
         ],
         [
           DEDUPE_TTL_SECS,
@@ -169,18 +178,21 @@ export function createConversationInbox(
     },
     async settle(conversation, event, turn) {
       const history = turn.history ?? { agent: '', sessionKey: '', messages: [] };
+      // The turn's session is its conversation (turn-worker.ts); a failed turn adds no history, and its unused
+      // history keys are named under the conversation all the same.
+      const session = history.sessionKey || conversation;
       const [, next] = (await settleTurn(
         redis,
         [
           inboxKey(conversation),
-          activeKey,
-          replyIdempotencyKey(prefix, turn.turnId),
-          outboxStreamKey(prefix, turn.to.channel),
-          runningTurnsKey(prefix),
-          ...historyKeys(prefix, history.agent, history.sessionKey),
-          sessionIndexKey(prefix),
-          liveTurnKey(prefix, turn.turnId),
-          turnFilesKey(prefix, turn.turnId),
+          activeKey(conversation),
+          replyIdempotencyKey(space, conversation, turn.turnId),
+          outboxStreamKey(space, turn.to.channel, conversation),
+          runningTurnsKey(space, conversation),
+          ...historyKeys(space, history.agent, session),
+          sessionIndexKey(space, session),
+          liveTurnKey(space, conversation, turn.turnId),
+          turnFilesKey(space, conversation, turn.turnId),
         ],
         [
           event.eventId,
@@ -207,10 +219,15 @@ export function createConversationInbox(
       // One round trip: both leave in the same auto-pipelined write.
       const [waiting, job] = await Promise.all([
         redis.llen(inboxKey(conversation)),
-        redis.exists(drainJobKey(prefix, conversation)),
+        redis.exists(drainJobKey(space, conversation)),
       ]);
       return waiting > 0 && job === 0;
     },
-    activeConversations: () => redis.smembers(activeKey),
+    async activeConversations() {
+      const sets = await Promise.all(
+        allPartitions(space).map((n) => redis.smembers(inboxActiveKey(space, n))),
+      );
+      return sets.flat();
+    },
   };
 }

@@ -13,7 +13,7 @@ import { sendBackgroundNotice } from './background-notice.ts';
 import { closeWorker } from './close-worker.ts';
 import { queueConnection } from './connection.ts';
 import type { DelegationHandle } from './delegate-queue.ts';
-import { DELEGATE_QUEUE } from './names.ts';
+import { DELEGATE_QUEUE, keySpaceOf } from './names.ts';
 import { delegateQueuePrefix } from './queue-prefixes.ts';
 
 export interface DelegateWorkerOptions {
@@ -47,7 +47,7 @@ export function createDelegateWorker(opts: DelegateWorkerOptions): DelegateWorke
       await sendBackgroundNotice(
         {
           redis: jobServices.redis,
-          prefix: opts.prefix,
+          space: keySpaceOf(currentConfig(jobServices).redis),
           config: currentConfig(jobServices),
           redact: jobServices.redact,
         },

@@ -92,11 +92,12 @@ export function createLiveSender(opts: LiveSenderOptions): LiveSender {
         opts.redact ? opts.redact(entry.text) : entry.text,
         adapter.maxMessageLength,
       )[0];
-      let begun = await slots.begin(op.root, op.slot);
+      const turn = { root: op.root, to: entry.to };
+      let begun = await slots.begin(turn, op.slot);
       // Only a summary waits for the slot (a crashed op's mark lapses); a plain show is simply skipped.
       while (begun.kind === 'busy' && op.last && !signal.aborted) {
         await wait(100);
-        begun = await slots.begin(op.root, op.slot);
+        begun = await slots.begin(turn, op.slot);
       }
       const held = begun.kind === 'go';
       let posted: MessageRef | null = null;
@@ -107,7 +108,7 @@ export function createLiveSender(opts: LiveSenderOptions): LiveSender {
         // Counted from the platform's answer, so two shows reach the platform at least `gap` apart.
         if (op.gap > 0) await opts.redis.set(paceKey, '1', 'PX', op.gap);
       }
-      await slots.end(op.root, op.slot, posted, op.n, held);
+      await slots.end(turn, op.slot, posted, op.n, held);
     },
 
     async replacePreview(roots, entry, firstChunk) {
@@ -115,7 +116,7 @@ export function createLiveSender(opts: LiveSenderOptions): LiveSender {
       // the answer; the others, left by runs that died or were handed back mid-turn, would be stale copies.
       const previews: MessageRef[] = [];
       for (const root of roots) {
-        const ref = await slots.takePreview(root, signal).catch(() => null);
+        const ref = await slots.takePreview({ root, to: entry.to }, signal).catch(() => null);
         if (ref) previews.push(ref);
       }
       const ref = previews.pop();

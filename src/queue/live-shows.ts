@@ -3,9 +3,10 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Recipient } from '../channel-host/types.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { LIVE_STATE_TTL_SECS } from './live-slots.ts';
-import { liveKeys, liveTurnKey, outboxStreamKey } from './names.ts';
+import { liveKeys, liveTurnKey, outboxStreamKey, recipientConversation } from './names.ts';
 import { type LiveSlot, outboxEntryArgs } from './outbox-entry.ts';
 
 const enqueueLiveOp = loadRedisScript(join(import.meta.dirname, 'lua', 'enqueue-live-op-3.lua'));
@@ -17,7 +18,7 @@ export interface LiveShows {
 
 export interface LiveShowsOptions {
   redis: Redis;
-  prefix: string;
+  space: KeySpace;
   to: Recipient;
   /** The turn, whose answer finds this run's messages through it (a turn handed back runs again). */
   turnId: string;
@@ -29,16 +30,18 @@ export interface LiveShowsOptions {
 }
 
 export function createLiveShows(opts: LiveShowsOptions): LiveShows {
-  const { redis, prefix, to, turnId, root, redact, gapMs } = opts;
+  const { redis, space, to, turnId, root, redact, gapMs } = opts;
+  // The turn's conversation: the gateway finds the live state from the op's recipient the same way.
+  const conversation = recipientConversation(to);
   let n = 0;
   return {
     async show(slot, text, last) {
       const live = { root, slot, n: n + 1, last, gap: gapMs };
       const entry = outboxEntryArgs({ to, text: redact(text), live });
       const keys = [
-        liveKeys(prefix, root).state,
-        outboxStreamKey(prefix, to.channel),
-        liveTurnKey(prefix, turnId),
+        liveKeys(space, conversation, root).state,
+        outboxStreamKey(space, to.channel, conversation),
+        liveTurnKey(space, conversation, turnId),
       ];
       const args = [live.n, last ? '1' : '0', root, LIVE_STATE_TTL_SECS, ...entry];
       const queued = (await enqueueLiveOp(redis, keys, args)) === 1;

@@ -56,6 +56,8 @@ export interface OutboxEntry {
   order?: { conversation: string; seq: number };
   /** Taken over from a consumer that stopped answering: it may have sent part of it. */
   reclaimed: boolean;
+  /** The partition whose outbox stream holds it (stream ids are unique only within one stream). */
+  partition: number;
   /**
    * Not a reply this version can read: why. It is dropped (and logged) in its conversation's turn when
    * `order` could still be read, at once without touching any mark otherwise.
@@ -114,7 +116,7 @@ function orderOf(f: Record<string, string>): OutboxEntry['order'] | 'none' | 'un
 export type RawOutboxEntry = [id: string, fields: string[]] | null;
 
 /** Never throws: an entry this version cannot read comes back `malformed`, with its order when readable. */
-export function parseOutboxEntry(raw: RawOutboxEntry, reclaimed: boolean): OutboxEntry | null {
+export function parseOutboxEntry(raw: RawOutboxEntry, reclaimed: boolean, partition = 0): OutboxEntry | null {
   if (!raw) return null;
   const [id, fields] = raw;
   const f: Record<string, string> = {};
@@ -127,6 +129,7 @@ export function parseOutboxEntry(raw: RawOutboxEntry, reclaimed: boolean): Outbo
     text: '',
     ...ordered,
     reclaimed,
+    partition,
     malformed: reason,
   });
   const shape = fieldsSchema.safeParse(f);
@@ -137,12 +140,12 @@ export function parseOutboxEntry(raw: RawOutboxEntry, reclaimed: boolean): Outbo
   if (f.approval !== undefined) {
     const approval = approvalRequestSchema.safeParse(safeJson(f.approval));
     if (!approval.success) return malformed('bad approval request');
-    return { id, to: to.data, text: '', approval: approval.data, reclaimed };
+    return { id, to: to.data, text: '', approval: approval.data, reclaimed, partition };
   }
   if (f.live !== undefined) {
     const live = liveOpSchema.safeParse(safeJson(f.live));
     if (!live.success) return malformed('bad live op');
-    return { id, to: to.data, text: shape.data.text, live: live.data, reclaimed };
+    return { id, to: to.data, text: shape.data.text, live: live.data, reclaimed, partition };
   }
   let finishes: string[] | undefined;
   if (f.finishes !== undefined) {
@@ -167,5 +170,6 @@ export function parseOutboxEntry(raw: RawOutboxEntry, reclaimed: boolean): Outbo
     ...(finishes ? { finishes } : {}),
     ...(files ? { files } : {}),
     reclaimed,
+    partition,
   };
 }

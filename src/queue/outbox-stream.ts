@@ -1,11 +1,14 @@
-// A channel's outbox stream as its gateway consumes it: consumer group reads, reclaim, keep-alive, ack.
+// A channel's outbox stream of one partition as its gateway consumes it: consumer group reads, reclaim,
+// keep-alive, ack. Every entry of it belongs to a conversation of that partition, so a batch ack with the
+// conversations' last-sent marks touches one slot.
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import type { KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
-import { OUTBOX_GROUP, outboxStreamKey, replySentKey } from './names.ts';
+import { OUTBOX_GROUP, outboxStreamKeyOf, partitionOfConversation, replySentKey } from './names.ts';
 import { type OutboxEntry, parseOutboxEntry, type RawOutboxEntry } from './outbox-entry.ts';
 
 const ackReplies = loadRedisScript(join(import.meta.dirname, 'lua', 'ack-replies-var.lua'));
@@ -41,12 +44,13 @@ export function isNoGroupError(err: unknown): boolean {
 
 export function createOutboxStream(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   channelKey: string,
+  partition: number,
   consumer: string,
   logger: Pick<Logger, 'warn'>,
 ): OutboxStream {
-  const key = outboxStreamKey(prefix, channelKey);
+  const key = outboxStreamKeyOf(space, channelKey, partition);
   const progressKey = (id: string) => `${key}:progress:${id}`;
   const batch: { entry: OutboxEntry; done: () => void; fail: (e: unknown) => void }[] = [];
 
@@ -58,12 +62,17 @@ export function createOutboxStream(
     for (const { entry } of taken) {
       if (!entry.order) continue;
       const { conversation, seq } = entry.order;
+      // Only a damaged entry names a conversation of another partition: its mark is not ours to move.
+      if (partitionOfConversation(space, conversation) !== partition) {
+        logger.warn({ key, conversation }, 'outbox entry of another partition; its last-sent mark is left');
+        continue;
+      }
       marks.set(conversation, Math.max(seq, marks.get(conversation) ?? 0));
     }
     try {
       await ackReplies(
         redis,
-        [key, ...[...marks.keys()].map((c) => replySentKey(prefix, c))],
+        [key, ...[...marks.keys()].map((c) => replySentKey(space, c))],
         [OUTBOX_GROUP, SENT_MARK_TTL_SECS, taken.length, ...taken.map((t) => t.entry.id), ...marks.values()],
       );
       for (const t of taken) t.done();
@@ -94,7 +103,9 @@ export function createOutboxStream(
         '>',
       )) as [string, RawOutboxEntry[]][] | null;
       const entries = res?.[0]?.[1] ?? [];
-      return entries.map((e) => parseOutboxEntry(e, false)).filter((e): e is OutboxEntry => e !== null);
+      return entries
+        .map((e) => parseOutboxEntry(e, false, partition))
+        .filter((e): e is OutboxEntry => e !== null);
     },
     async reclaim(minIdleMs, count) {
       const out: OutboxEntry[] = [];
@@ -113,7 +124,7 @@ export function createOutboxStream(
         )) as [string, RawOutboxEntry[]];
         cursor = res[0];
         for (const raw of res[1] ?? []) {
-          const entry = parseOutboxEntry(raw, true);
+          const entry = parseOutboxEntry(raw, true, partition);
           if (entry) out.push(entry);
         }
       } while (cursor !== '0-0' && out.length < count);

@@ -1,6 +1,8 @@
-// Job counts per queue (turns, cron, delegate, each channel's outbox) for /healthz and /metrics.
+// Job counts per queue (turns, cron, delegate, each channel's outbox) for /healthz and /metrics. The turns queue
+// and each outbox have one part per partition: their counts are the sums.
 
 import { Queue } from 'bullmq';
+import { allPartitions, type KeySpace } from '../core/key-layout.ts';
 import { createRedis } from '../core/redis.ts';
 import type { RedisTarget } from '../core/redis-target.ts';
 import {
@@ -8,8 +10,9 @@ import {
   DELEGATE_QUEUE,
   OUTBOX_GROUP,
   outboxQueueName,
-  outboxStreamKey,
+  outboxStreamKeyOf,
   TURNS_QUEUE,
+  turnsQueuePrefix,
 } from './names.ts';
 import { cronQueuePrefix, delegateQueuePrefix } from './queue-prefixes.ts';
 
@@ -31,8 +34,8 @@ export interface QueueStats {
 export interface QueueStatsOptions {
   /** The `[redis]` target; one dedicated connection is shared by every queue handle. */
   target: RedisTarget;
-  /** `[redis] prefix`, which is also BullMQ's prefix. */
-  prefix: string;
+  /** `[redis] prefix` (BullMQ's prefix of cron and delegate) and partitions (one turns queue each). */
+  space: KeySpace;
   /** Channel keys whose outboxes are counted (the channels this deployment starts). */
   channelKeys: readonly string[];
 }
@@ -55,18 +58,19 @@ async function outboxCounts(redis: ReturnType<typeof createRedis>, key: string):
 export function createQueueStats(opts: QueueStatsOptions): QueueStats {
   const connection = createRedis(opts.target);
   connection.on('error', () => {}); // ioredis reconnects on its own; outages surface through counts()
-  const queuePrefix: Record<string, string> = {
-    [TURNS_QUEUE]: opts.prefix,
-    [CRON_QUEUE]: cronQueuePrefix(opts.prefix),
-    [DELEGATE_QUEUE]: delegateQueuePrefix(opts.prefix),
-  };
-  const queues = [TURNS_QUEUE, CRON_QUEUE, DELEGATE_QUEUE].map((name) => {
-    const queue = new Queue(name, { connection, prefix: queuePrefix[name] ?? opts.prefix });
+  const { space } = opts;
+  const open = (name: string, prefix: string) => {
+    const queue = new Queue(name, { connection, prefix });
     queue.on('error', () => {}); // connection errors: counts() fails and /healthz says so
     return queue;
-  });
-  const outboxes = opts.channelKeys.map(
-    (k) => [outboxQueueName(k), outboxStreamKey(opts.prefix, k)] as const,
+  };
+  const queues = [
+    ...allPartitions(space).map((n) => open(TURNS_QUEUE, turnsQueuePrefix(space, n))),
+    open(CRON_QUEUE, cronQueuePrefix(space.prefix)),
+    open(DELEGATE_QUEUE, delegateQueuePrefix(space.prefix)),
+  ];
+  const outboxes = opts.channelKeys.flatMap((k) =>
+    allPartitions(space).map((n) => [outboxQueueName(k), outboxStreamKeyOf(space, k, n)] as const),
   );
   return {
     async counts() {
@@ -101,7 +105,20 @@ export function createQueueStats(opts: QueueStatsOptions): QueueStats {
       const streams = await Promise.all(
         outboxes.map(async ([name, key]) => [name, await outboxCounts(connection, key)] as const),
       );
-      return Object.fromEntries([...entries, ...streams]);
+      const out: Record<string, JobCounts> = {};
+      for (const [name, c] of [...entries, ...streams]) {
+        const sum = out[name];
+        out[name] = sum
+          ? {
+              waiting: sum.waiting + c.waiting,
+              active: sum.active + c.active,
+              delayed: sum.delayed + c.delayed,
+              failed: sum.failed + c.failed,
+              completed: sum.completed + c.completed,
+            }
+          : c;
+      }
+      return out;
     },
     async close() {
       await Promise.all(queues.map((q) => q.close().catch(() => {})));

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { ReplyOrder } from '../channel-host/types.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import { replySentKey } from './names.ts';
@@ -17,12 +18,12 @@ export interface ReplyOrderGate {
 
 export function createReplyOrderGate(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   logger: Pick<Logger, 'warn'>,
 ): ReplyOrderGate {
   return {
     async claim(order) {
-      const key = replySentKey(prefix, order.conversation);
+      const key = replySentKey(space, order.conversation);
       const r = await claimReplySlot(redis, [key], [order.seq]);
       if (r === 2) logger.warn({ key, seq: order.seq }, 'unreadable last-sent mark; the reply is sent now');
       return r === 1 || r === 2 ? 'send' : r === 0 ? 'already_sent' : 'wait';

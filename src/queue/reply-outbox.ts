@@ -4,8 +4,9 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { OutboundMessage, OutboxWriter, Recipient, ReplyOrder } from '../channel-host/types.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
-import { outboxStreamKey, replyIdempotencyKey } from './names.ts';
+import { outboxStreamKey, recipientConversation, replyIdempotencyKey } from './names.ts';
 import { type NewOutboxEntry, outboxEntryArgs } from './outbox-entry.ts';
 
 const enqueueScript = loadRedisScript(join(import.meta.dirname, 'lua', 'enqueue-reply-2.lua'));
@@ -19,13 +20,19 @@ export const REPLY_IDEMPOTENCY_TTL_SECS = 24 * 60 * 60;
  */
 export async function enqueueOutboxEntry(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   entry: NewOutboxEntry,
   idempotencyKey?: string,
 ): Promise<void> {
+  // The stream of the conversation's partition: its order's (the last-sent mark is moved with the stream's ack),
+  // else the recipient's.
+  const conversation = ('order' in entry && entry.order?.conversation) || recipientConversation(entry.to);
   await enqueueScript(
     redis,
-    [replyIdempotencyKey(prefix, idempotencyKey ?? ''), outboxStreamKey(prefix, entry.to.channel)],
+    [
+      replyIdempotencyKey(space, conversation, idempotencyKey ?? ''),
+      outboxStreamKey(space, entry.to.channel, conversation),
+    ],
     [idempotencyKey === undefined ? 0 : REPLY_IDEMPOTENCY_TTL_SECS, ...outboxEntryArgs(entry)],
   );
 }
@@ -33,7 +40,7 @@ export async function enqueueOutboxEntry(
 /** `redact` is the last line of defence for every reply, card and cron delivery queued here. */
 export function createReplyOutbox(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   redact: (text: string) => string = (text) => text,
 ): OutboxWriter {
   return {
@@ -44,7 +51,7 @@ export function createReplyOutbox(
         ...(order ? { order } : {}),
         ...(files?.length ? { files: [...files] } : {}),
       };
-      await enqueueOutboxEntry(redis, prefix, entry, idempotencyKey);
+      await enqueueOutboxEntry(redis, space, entry, idempotencyKey);
     },
   };
 }

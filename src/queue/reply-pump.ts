@@ -1,11 +1,16 @@
 // Sends a channel's outbox: the reader (batched stream reads, bounded in flight), per-conversation order through
 // lanes, the sender (reply-sender.ts: chunking, pacing, retry_after, retries, resumable chunks) and the keeper
 // (outbox-keeper.ts: keep-alive and takeover of replies a crashed gateway left unsent).
+// The channel has one outbox stream per partition (spec/config.md §15.1.1): each gets its own blocking reader and
+// keeper, so a reply waits for no poll whatever the partition count (a blocking XREADGROUP over several streams is
+// a multi-slot command on a Cluster). Sending, pacing and the order lanes are shared: a conversation, and so each
+// of its lanes, lives in exactly one partition.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { ChannelAdapter, Recipient } from '../channel-host/types.ts';
 import { errorMessage } from '../core/errors.ts';
+import { allPartitions, type KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
 import type { RedisTarget } from '../core/redis-target.ts';
@@ -13,14 +18,14 @@ import type { MetricsStore } from '../fleet/metrics-store.ts';
 import { createLiveSlots } from './live-slots.ts';
 import type { ApprovalCardRequest, OutboxEntry } from './outbox-entry.ts';
 import { startOutboxKeeper } from './outbox-keeper.ts';
-import { createOutboxStream, isNoGroupError } from './outbox-stream.ts';
+import { createOutboxStream, isNoGroupError, type OutboxStream } from './outbox-stream.ts';
 import { createLanes } from './reply-lanes.ts';
 import { createReplyOrderGate } from './reply-order.ts';
 import { createReplySender } from './reply-sender.ts';
 
 const READ_COUNT = 128;
 const READ_BLOCK_MS = 1000;
-/** Entries read but not yet sent; reading pauses above this. */
+/** Entries read but not yet sent (over all partitions); reading pauses above this. */
 const MAX_IN_FLIGHT = 512;
 /** Live consumers touch their entries every keepAliveMs; untouched for minIdleMs means the consumer died. */
 const DEFAULT_TIMINGS: PumpTimings = {
@@ -39,7 +44,7 @@ export interface ReplyPumpOptions {
   /** Command connection (auto-pipelined); the pump opens its own blocking reader from `redisTarget`. */
   redis: Redis;
   redisTarget: RedisTarget;
-  prefix: string;
+  space: KeySpace;
   logger: Logger;
   /** This gateway's consumer name in the channel's group. */
   consumer: string;
@@ -78,16 +83,29 @@ export interface ReplyPump {
 export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   const { adapter, logger, redis } = opts;
   const t: PumpTimings = { ...DEFAULT_TIMINGS, ...opts.timings };
-  const stream = createOutboxStream(redis, opts.prefix, adapter.key, opts.consumer, logger);
-  const order = createReplyOrderGate(redis, opts.prefix, logger);
-  const reader = createRedis(opts.redisTarget);
-  reader.on('error', () => {}); // ioredis reconnects; the read loop waits
+  const parts = allPartitions(opts.space).map((n) => ({
+    n,
+    stream: createOutboxStream(redis, opts.space, adapter.key, n, opts.consumer, logger),
+    /** A connection only this partition's read loop uses (its reads block). */
+    reader: createRedis(opts.redisTarget),
+    /** Ids of this partition's entries read and not yet settled. */
+    inFlight: new Set<string>(),
+  }));
+  for (const p of parts) p.reader.on('error', () => {}); // ioredis reconnects; the read loop waits
+  const partOf = (entry: OutboxEntry) => parts[entry.partition] ?? parts[0]!;
+  /** Each entry's own stream: progress and ack go to the partition it was read from. */
+  const stream: Pick<OutboxStream, 'ack' | 'progress' | 'saveProgress'> = {
+    ack: (entry, saved) => partOf(entry).stream.ack(entry, saved),
+    progress: (entry) => partOf(entry).stream.progress(entry),
+    saveProgress: (entry, n) => partOf(entry).stream.saveProgress(entry, n),
+  };
+  const order = createReplyOrderGate(redis, opts.space, logger);
   const stop = new AbortController();
   const pause = (ms: number) => sleep(ms, undefined, { signal: stop.signal }).catch(() => {});
   const sender = createReplySender({
     adapter,
     redis,
-    prefix: opts.prefix,
+    prefix: opts.space.prefix,
     logger,
     stream,
     minIntervalMs: opts.minIntervalMs,
@@ -96,12 +114,17 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
     metrics: opts.metrics,
     redact: opts.redact,
     signal: stop.signal,
-    slots: createLiveSlots(redis, opts.prefix, logger),
+    slots: createLiveSlots(redis, opts.space, logger),
   });
-  const inFlight = new Set<string>();
+  let inFlightCount = 0;
   /** Last sequence this process sent per conversation: the next one needs no Redis check. */
   const lastSent = new Map<string, number>();
-  let roomForMore: (() => void) | null = null;
+  /** Read loops waiting for room (at most one per partition). */
+  const roomWaiters = new Set<() => void>();
+  const wakeReaders = () => {
+    for (const wake of roomWaiters) wake();
+    roomWaiters.clear();
+  };
 
   /** Whether an ordered entry may leave now, was already sent, or must wait for its predecessor. */
   async function turnOf(entry: OutboxEntry): Promise<'send' | 'already_sent' | 'wait'> {
@@ -170,8 +193,8 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
     rankOf: (e) => e.order?.seq,
     process: deliver,
     settled: (e) => {
-      inFlight.delete(e.id);
-      if (inFlight.size < MAX_IN_FLIGHT) roomForMore?.();
+      if (partOf(e).inFlight.delete(e.id)) inFlightCount--;
+      if (inFlightCount < MAX_IN_FLIGHT) wakeReaders();
     },
     onError: (err) => logger.warn({ channel: adapter.key, err: errorMessage(err) }, 'outbox delivery failed'),
     waitMs: ORDER_RECHECK_MS,
@@ -179,18 +202,18 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
   });
 
   function dispatch(entry: OutboxEntry): void {
+    const { inFlight } = partOf(entry);
     if (inFlight.has(entry.id)) return;
     inFlight.add(entry.id);
+    inFlightCount++;
     lanes.add(entry);
   }
 
-  async function readLoop(): Promise<void> {
+  async function readLoop(part: (typeof parts)[number]): Promise<void> {
+    const { stream, reader } = part;
     while (!stop.signal.aborted) {
-      if (inFlight.size >= MAX_IN_FLIGHT) {
-        await new Promise<void>((r) => {
-          roomForMore = r;
-        });
-        roomForMore = null;
+      if (inFlightCount >= MAX_IN_FLIGHT) {
+        await new Promise<void>((r) => roomWaiters.add(r));
         continue;
       }
       try {
@@ -204,26 +227,32 @@ export function startReplyPump(opts: ReplyPumpOptions): ReplyPump {
     }
   }
 
-  const reading = stream
-    .ensureGroup()
-    .catch(() => {}) // the read loop recreates it on NOGROUP
-    .then(readLoop);
-  const stopKeeper = startOutboxKeeper({
-    stream,
-    channel: adapter.key,
-    logger,
-    timings: t,
-    inFlight: () => inFlight,
-    room: () => MAX_IN_FLIGHT - inFlight.size,
-    dispatch,
-  });
+  const reading = Promise.all(
+    parts.map((part) =>
+      part.stream
+        .ensureGroup()
+        .catch(() => {}) // the read loop recreates it on NOGROUP
+        .then(() => readLoop(part)),
+    ),
+  );
+  const stopKeepers = parts.map((part) =>
+    startOutboxKeeper({
+      stream: part.stream,
+      channel: adapter.key,
+      logger,
+      timings: t,
+      inFlight: () => part.inFlight,
+      room: () => MAX_IN_FLIGHT - inFlightCount,
+      dispatch,
+    }),
+  );
 
   return {
     async close() {
       stop.abort();
-      stopKeeper();
-      roomForMore?.();
-      reader.disconnect();
+      for (const stopKeeper of stopKeepers) stopKeeper();
+      wakeReaders();
+      for (const part of parts) part.reader.disconnect();
       const bounded = (p: Promise<unknown>) => Promise.race([p, sleep(5000, undefined, { ref: false })]);
       await bounded(Promise.all([reading, lanes.idle()]));
     },

@@ -3,6 +3,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Recipient } from '../channel-host/types.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import type { OutboundFile, SendAs } from '../media/attachment.ts';
 import { BLOB_TTL_SECS, blobKeys } from '../media/blob-store.ts';
 import type { TurnFiles } from '../run-contract/turn-files.ts';
@@ -63,6 +64,9 @@ export function createDeliveryFiles(
 export interface TurnFilesOptions {
   redis: Redis;
   prefix: string;
+  /** The key space of the turn's conversation (the list is settled with it in one script). */
+  space: KeySpace;
+  conversation: string;
   turnId: string;
   /** The root run: a turn handed back and run again must not send the first run's files as well. */
   runId: string;
@@ -71,7 +75,7 @@ export interface TurnFilesOptions {
 }
 
 export function createTurnFiles(opts: TurnFilesOptions): TurnFiles {
-  const key = turnFilesKey(opts.prefix, opts.turnId);
+  const key = turnFilesKey(opts.space, opts.conversation, opts.turnId);
   return {
     to: opts.to,
     limitBytes: opts.limitBytes,

@@ -1,6 +1,6 @@
 // Runs turns: a drain job takes its conversation's events in arrival order, one turn at a time.
 
-import { type Job, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { readTurnSession, runTurn, type TurnSession } from '../agent/run-turn.ts';
 import type { TurnAttachments } from '../agent/turn-attachments.ts';
@@ -11,6 +11,7 @@ import type { Recipient } from '../channel-host/types.ts';
 import { channelOf, riskProfileFor } from '../config/lookup.ts';
 import { errorMessage } from '../core/errors.ts';
 import { newRunId } from '../core/ids.ts';
+import { allPartitions, type KeySpace } from '../core/key-layout.ts';
 import type { RedisTarget } from '../core/redis-target.ts';
 import type { AbortBus } from '../fleet/abort-bus.ts';
 import type { RunningTurns } from '../fleet/running-turns.ts';
@@ -27,8 +28,9 @@ import {
   type SettledTurn,
   turnIdOf,
 } from './conversation-inbox.ts';
+import { GatedWorker, SlotGate } from './gated-worker.ts';
 import { createLiveShows } from './live-shows.ts';
-import { TURNS_QUEUE } from './names.ts';
+import { TURNS_QUEUE, turnsQueuePrefix } from './names.ts';
 import { createTurnFiles } from './turn-files.ts';
 import type { DrainJobData, TurnQueue } from './turn-queue.ts';
 
@@ -45,7 +47,9 @@ export interface TurnWorkerOptions {
   /** The platform's upload limit of a channel (its dialect's), for send_file; absent: none beyond the config's. */
   platformUploadBytes?: (channelKey: string) => number;
   redisTarget: RedisTarget;
-  prefix: string;
+  /** The prefix and partitions: one BullMQ worker per partition's turns queue. */
+  space: KeySpace;
+  /** Turns this process runs at once, over all partitions. */
   concurrency: number;
   /** Events one job drains before yielding to other conversations. */
   maxEventsPerJob?: number;
@@ -131,7 +135,9 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         ...(session ? { session } : {}),
         files: createTurnFiles({
           redis: services.redis,
-          prefix: opts.prefix,
+          prefix: opts.space.prefix,
+          space: opts.space,
+          conversation,
           turnId,
           runId,
           to: origin,
@@ -185,7 +191,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       },
       output: createLiveShows({
         redis: services.redis,
-        prefix: opts.prefix,
+        space: opts.space,
         to: origin,
         turnId,
         root: runId,
@@ -231,13 +237,23 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   }
 
   const lockDuration = opts.lockDurationMs ?? DEFAULT_LOCK_MS;
-  const worker = new Worker<DrainJobData>(TURNS_QUEUE, drain, {
-    ...workerOptions(opts.redisTarget, opts.prefix, opts.concurrency),
-    lockDuration,
-    stalledInterval: opts.stalledIntervalMs ?? Math.max(500, Math.floor(lockDuration / 2)),
-    // A drain job whose worker died is handed to another worker: the event is still at the inbox head.
-    maxStalledCount: 1000,
-  });
+  // One worker per partition; `concurrency` caps the process's running turns over all of them (gated-worker.ts).
+  const gate = new SlotGate(opts.concurrency);
+  const workers = allPartitions(opts.space).map(
+    (n) =>
+      new GatedWorker<DrainJobData>(
+        TURNS_QUEUE,
+        drain,
+        {
+          ...workerOptions(opts.redisTarget, turnsQueuePrefix(opts.space, n), opts.concurrency),
+          lockDuration,
+          stalledInterval: opts.stalledIntervalMs ?? Math.max(500, Math.floor(lockDuration / 2)),
+          // A drain job whose worker died is handed to another worker: the event is still at the inbox head.
+          maxStalledCount: 1000,
+        },
+        gate,
+      ),
+  );
   // Kicks under way: close waits for them, so a turn handed back at shutdown is picked up at once elsewhere
   // (not at the next sweep) before the queue client closes.
   const rekicks = new Set<Promise<void>>();
@@ -250,19 +266,23 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       .finally(() => rekicks.delete(kick));
     rekicks.add(kick);
   };
-  worker.on('completed', (job) => {
-    rekickIfPending(job.data.conversation, (err) => logger.warn({ err: errorMessage(err) }, 'rekick failed'));
-  });
-  worker.on('failed', (job, err) => {
-    logger.warn({ err: err.message }, 'drain job failed');
-    if (job) rekickIfPending(job.data.conversation, () => {});
-  });
-  worker.on('error', (err) => logger.warn({ err: err.message }, 'turn worker error'));
+  for (const worker of workers) {
+    worker.on('completed', (job) => {
+      rekickIfPending(job.data.conversation, (err) =>
+        logger.warn({ err: errorMessage(err) }, 'rekick failed'),
+      );
+    });
+    worker.on('failed', (job, err) => {
+      logger.warn({ err: err.message }, 'drain job failed');
+      if (job) rekickIfPending(job.data.conversation, () => {});
+    });
+    worker.on('error', (err) => logger.warn({ err: err.message }, 'turn worker error'));
+  }
 
   return {
     async close(graceMs) {
       closing = true;
-      const closed = closeWorker(worker, graceMs + 5000);
+      const closed = Promise.all(workers.map((w) => closeWorker(w, graceMs + 5000)));
       const timer = setTimeout(() => {
         aborting = true;
         for (const c of active) c.abort(new Error('worker shutting down'));

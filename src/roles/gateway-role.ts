@@ -28,6 +28,7 @@ import { createOpsDeps } from '../ops-api/ops-deps.ts';
 import { startOpsServer } from '../ops-api/ops-server.ts';
 import { createApprovalDelivery } from '../queue/approval-delivery.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
@@ -69,13 +70,14 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   const { config, logger, redis } = opts;
   const target = config.redis;
   const { prefix } = target;
-  const inbox = createConversationInbox(redis, prefix, logger);
-  const turns = createTurnQueue(target, prefix);
+  const space = keySpaceOf(target);
+  const inbox = createConversationInbox(redis, space, logger);
+  const turns = createTurnQueue(target, space);
   const redact = createTextRedactor(config.secrets);
   const subscriber = createRedis(target);
   subscriber.on('error', () => {});
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
-  const outbox = createReplyOutbox(redis, prefix, redact);
+  const outbox = createReplyOutbox(redis, space, redact);
   const metrics = createMetricsStore(redis, prefix, logger);
   // Given the metrics, the decision this gateway wins is counted (prompt-to-decision time included).
   const approvals = createApprovalStore({ redis, prefix, logger, metrics });
@@ -90,7 +92,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
         },
       },
       store: approvals,
-      delivery: createApprovalDelivery(redis, prefix),
+      delivery: createApprovalDelivery(redis, space),
       dialectOf,
       outbox,
       logger,
@@ -140,7 +142,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
             adapter: a,
             redis,
             redisTarget: target,
-            prefix,
+            space,
             logger,
             metrics,
             consumer: holder,

@@ -5,6 +5,8 @@ import { createLiveConfig } from '../config/live-config.ts';
 import { createLogger } from '../core/logger.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
 import type { ConfigDiagnostics } from '../ops-api/health.ts';
+import { checkKeyLayout, LayoutMismatchError } from '../queue/layout-record.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import { createChannelAdapters } from './channel-adapters.ts';
 import { startConfigReload } from './config-reload.ts';
 import { startGatewayRole } from './gateway-role.ts';
@@ -76,6 +78,17 @@ async function runUntilStopped(
   const redis = await connectRedisOrExplain(config.redis, io.err);
   if (!redis) return 1;
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem; retrying'));
+  // Before any queue is touched: another partition count than the one that queued the pending work would split
+  // its conversations over two queues (layout-record.ts).
+  const channelKeys = Object.values(config.channels).map((c) => c.key);
+  try {
+    await checkKeyLayout(redis, keySpaceOf(config.redis), channelKeys, logger);
+  } catch (e) {
+    if (!(e instanceof LayoutMismatchError)) throw e;
+    io.err(`error: ${e.message}`);
+    redis.disconnect();
+    return 1;
+  }
 
   const live = createLiveConfig(config);
   // What /healthz reports: the diagnostics of the load in effect, replaced by each applied reload.

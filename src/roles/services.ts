@@ -17,6 +17,7 @@ import { createMetricsStore, type MetricsStore } from '../fleet/metrics-store.ts
 import { createRunEventLog } from '../live/run-event-log.ts';
 import { createProviderChain, providerCreateError } from '../providers/index.ts';
 import type { ModelProvider } from '../providers/types.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import { type ApproverPaths, NO_APPROVER_PATHS, type RuntimeServices } from '../run-contract/run-context.ts';
 import type { RunEventSink } from '../run-contract/run-events.ts';
 import type { BuildToolSet } from '../run-contract/tool-registry.ts';
@@ -100,7 +101,12 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     logger,
     workerId: newWorkerId(),
     redact,
-    history: createHistoryStore(redis, prefix, logger, config.worker.transcript_max_entries),
+    history: createHistoryStore(
+      redis,
+      keySpaceOf(config.redis),
+      logger,
+      config.worker.transcript_max_entries,
+    ),
     sessionModels: createSessionModelStore(redis, prefix),
     treeBudget: createTreeBudget(redis, prefix, logger),
     buckets: createActionBuckets(redis, prefix),

@@ -26,6 +26,7 @@ import { createCronScheduler } from '../queue/cron-scheduler.ts';
 import { startCronWorker } from '../queue/cron-worker.ts';
 import { createDelegationServices } from '../queue/delegate-queue.ts';
 import { createDelegateWorker } from '../queue/delegate-worker.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
 import { startTurnSweeper } from '../queue/turn-sweeper.ts';
@@ -64,6 +65,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const { config, logger, redis } = opts;
   const target = config.redis;
   const { prefix } = target;
+  const space = keySpaceOf(target);
   const subscriber = createRedis(target);
   subscriber.on('error', () => {});
   // Everything the services hold is built first, so they are complete (and frozen) from the start.
@@ -76,7 +78,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     config: () => opts.live?.current() ?? config,
     store: approvalStore,
     waiter,
-    delivery: createApprovalDelivery(redis, prefix),
+    delivery: createApprovalDelivery(redis, space),
     dialectOf,
     isLive: async (key: string) => (await presence.states([key]))[key] === 'live',
     logger,
@@ -114,9 +116,9 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   for (const line of report.lines)
     logger[line.level]({ worker_id: services.workerId, shell: report.shell }, line.text);
   const abortBus = createAbortBus(redis, subscriber, prefix, logger);
-  const inbox = createConversationInbox(redis, prefix, logger, config.worker.transcript_max_entries);
-  const turns = createTurnQueue(target, prefix);
-  const outbox = createReplyOutbox(redis, prefix, outboundRedactor(services));
+  const inbox = createConversationInbox(redis, space, logger, config.worker.transcript_max_entries);
+  const turns = createTurnQueue(target, space);
+  const outbox = createReplyOutbox(redis, space, outboundRedactor(services));
   const platformUploadBytes = (key: string) => dialectOf(key).capabilities.maxUploadBytes;
   const worker = startTurnWorker({
     services,
@@ -124,11 +126,11 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     inbox,
     turns,
     abortBus,
-    running: createRunningTurns(redis, prefix, logger),
+    running: createRunningTurns(redis, space, logger),
     typing: createTypingSignals(redis, prefix, logger),
     platformUploadBytes,
     redisTarget: target,
-    prefix,
+    space,
     concurrency: config.worker.concurrency,
     ...(opts.lockDurationMs ? { lockDurationMs: opts.lockDurationMs } : {}),
   });
@@ -163,7 +165,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
     onTaskSettled: async (taskId) => {
       const rec = await services.tasks.get(taskId);
       const now = opts.live?.current() ?? config;
-      if (rec) await sendBackgroundNotice({ redis, prefix, config: now, redact: services.redact }, rec);
+      if (rec) await sendBackgroundNotice({ redis, space, config: now, redact: services.redact }, rec);
     },
     firstPassMs: REAPER_FIRST_PASS_MS,
   });

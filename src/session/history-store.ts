@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { changeArgs } from '../core/dashboard-changes.ts';
+import { conversationTag, type KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
 import type { ChatMessage } from '../providers/types.ts';
@@ -15,11 +16,12 @@ export const HISTORY_MAX_STORED = 10_000;
 
 /** A session's history list and the set of turn ids already in it (the turn worker also writes them in Lua). */
 export function historyKeys(
-  prefix: string,
+  space: KeySpace,
   agent: string,
   sessionKey: string,
 ): [list: string, turns: string] {
-  const list = `${prefix}:history:${agent}:${sessionKey}`;
+  // Under the session key's partition tag: the turn that settles a conversation writes its history in one script.
+  const list = `${conversationTag(space, sessionKey)}:history:${agent}:${sessionKey}`;
   return [list, `${list}:turns`];
 }
 
@@ -38,11 +40,11 @@ export interface HistoryStore {
 
 export function createHistoryStore(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   logger: Logger,
   maxStored = HISTORY_MAX_STORED,
 ): HistoryStore {
-  const key = (agent: string, session: string) => historyKeys(prefix, agent, session)[0];
+  const key = (agent: string, session: string) => historyKeys(space, agent, session)[0];
   return {
     async load(agent, sessionKey, limit = 50) {
       const list = key(agent, sessionKey);
@@ -53,19 +55,20 @@ export function createHistoryStore(
     },
     async append(agent, sessionKey, turnId, messages) {
       if (messages.length === 0) return false;
-      const keys = [...historyKeys(prefix, agent, sessionKey), sessionIndexKey(prefix)];
+      const keys = [...historyKeys(space, agent, sessionKey), sessionIndexKey(space, sessionKey)];
       const res = await appendHistory(redis, keys, [
         turnId,
         HISTORY_TTL_SECS,
         maxStored,
         sessionIndexMember(agent, sessionKey),
-        ...changeArgs(prefix, 'sessions', sessionKey),
+        ...changeArgs(space.prefix, 'sessions', sessionKey),
         ...messages.map((m) => JSON.stringify(m)),
       ]);
       return Number(res) === 1;
     },
     async clear(agent, sessionKey) {
-      await redis.del(...historyKeys(prefix, agent, sessionKey));
+      // Both keys share the session's tag: one slot.
+      await redis.del(...historyKeys(space, agent, sessionKey));
     },
   };
 }

@@ -9,6 +9,7 @@ import type { BatonConfig } from '../config/types.ts';
 import type { Logger } from '../core/logger.ts';
 import { DEFAULT_MAX_ATTACHMENT_MB, MIB } from '../media/attachment.ts';
 import type { LiveFeeds } from '../ops-api/ops-context.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import { registerAssets } from './assets-route.ts';
 import { registerWebAuth } from './auth.ts';
 import { registerChatRoutes } from './chat-routes.ts';
@@ -48,7 +49,7 @@ export function registerWeb(app: FastifyInstance, deps: WebDeps): void {
   registerSessionPages(app, {
     config: currentConfig,
     redis: deps.redis,
-    prefix: deps.config.redis.prefix,
+    space: keySpaceOf(deps.config.redis),
     abortSession: deps.abortSession,
     logger: deps.logger,
     live: deps.live,

@@ -9,6 +9,7 @@ import { createSessionAbort } from '../../src/fleet/session-abort.ts';
 import { historyKeys } from '../../src/session/history-store.ts';
 import { transcriptUrl } from '../../src/web/sessions/session-url.ts';
 import { startDashboard } from '../helpers/dashboard-server.ts';
+import { spaceOf } from '../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.ts';
 import { longHistory, seedHistory, seedSessions } from '../helpers/transcript-seed.ts';
 import { percentile } from './stats.ts';
@@ -43,11 +44,11 @@ export async function measureDashboardPages(
   const dash = await startDashboard({
     redis,
     prefix,
-    abortSession: createSessionAbort(createRunningTurns(redis, prefix), bus),
+    abortSession: createSessionAbort(createRunningTurns(redis, spaceOf(prefix)), bus),
   });
   try {
-    await seedSessions(redis, prefix, 1000);
-    await seedHistory(redis, prefix, 'main', LONG, longHistory(10_000));
+    await seedSessions(redis, spaceOf(prefix), 1000);
+    await seedHistory(redis, spaceOf(prefix), 'main', LONG, longHistory(10_000));
     const time = async (path: string): Promise<PageTimes> => {
       const samples: number[] = [];
       let bytes = 0;
@@ -62,7 +63,7 @@ export async function measureDashboardPages(
       return { p50Ms: percentile(samples, 50), p99Ms: percentile(samples, 99), bytes };
     };
     const url = transcriptUrl('main', LONG);
-    const list = historyKeys(prefix, 'main', LONG)[0];
+    const list = historyKeys(spaceOf(prefix), 'main', LONG)[0];
     const raw: number[] = [];
     for (let i = 0; i < o.warmup + o.rounds; i++) {
       const t0 = performance.now();

@@ -8,6 +8,7 @@ import { readSessionIndex } from '../../src/session/session-index.ts';
 import { NO_SESSIONS } from '../../src/web/sessions/session-page-messages.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { spaceOf } from '../helpers/key-space.ts';
 import { createRuntimeHarness, LOCAL_PEERS, type RuntimeHarness } from '../helpers/runtime-harness.ts';
 import { fakeModelAgentToml } from '../helpers/test-config.ts';
 
@@ -60,7 +61,7 @@ describe.skipIf(!hasChromium)(
       await screenshot(page, 'dashboard-failed-turn');
 
       // The index entry read back through the validating reader.
-      const index = await readSessionIndex(h.redis, h.prefix, 0, 10);
+      const index = await readSessionIndex(h.redis, spaceOf(h.prefix), 0, 10);
       expect(index.total).toBe(1);
       expect(index.sessions.map((s) => [s.agent, s.sessionKey.startsWith('web.main:')])).toEqual([
         ['main', true],

@@ -9,6 +9,7 @@ import { createSessionAbort } from '../../src/fleet/session-abort.ts';
 import { transcriptUrl } from '../../src/web/sessions/session-url.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
 import { type DashboardServer, startDashboard } from '../helpers/dashboard-server.ts';
+import { spaceOf } from '../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../helpers/redis.ts';
 import { longHistory, seedHistory, seedSessions } from '../helpers/transcript-seed.ts';
 
@@ -28,10 +29,10 @@ describe.skipIf(!hasChromium)(
       dash = await startDashboard({
         redis,
         prefix,
-        abortSession: createSessionAbort(createRunningTurns(redis, prefix), bus),
+        abortSession: createSessionAbort(createRunningTurns(redis, spaceOf(prefix)), bus),
       });
-      await seedSessions(redis, prefix, 1000);
-      await seedHistory(redis, prefix, 'main', LONG, longHistory(10_000));
+      await seedSessions(redis, spaceOf(prefix), 1000);
+      await seedHistory(redis, spaceOf(prefix), 'main', LONG, longHistory(10_000));
       browser = await launchBrowser();
       page = await browser.newPage();
     });

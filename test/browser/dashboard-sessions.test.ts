@@ -14,6 +14,7 @@ import {
 } from '../../src/web/sessions/session-page-messages.ts';
 import { transcriptUrl } from '../../src/web/sessions/session-url.ts';
 import { hasChromium, launchBrowser, NO_CHROMIUM, screenshot } from '../helpers/browser.ts';
+import { spaceOf } from '../helpers/key-space.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../helpers/runtime-harness.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { delegationToml } from './delegation-toml.ts';
@@ -108,7 +109,7 @@ describe.skipIf(!hasChromium)(
       await h.local.waitForReplies(1, { chat: 'busy', timeoutMs: 15_000 });
       await h.local.inject({ chat: 'busy', text: 'slow' });
       await waitFor(
-        async () => (await h.redis.hexists(runningTurnsKey(h.prefix), conv)) === 1,
+        async () => (await h.redis.hexists(runningTurnsKey(spaceOf(h.prefix), conv), conv)) === 1,
         15_000,
         'turn running',
       );
@@ -135,7 +136,7 @@ describe.skipIf(!hasChromium)(
       await button.click();
       await waitFor(() => dialogs.length === 1, 5000, 'the confirmation');
       expect(dialogs[0]).toBe(ABORT_CONFIRM);
-      expect(await h.redis.hexists(runningTurnsKey(h.prefix), conv)).toBe(1);
+      expect(await h.redis.hexists(runningTurnsKey(spaceOf(h.prefix), conv), conv)).toBe(1);
 
       page.once('dialog', (d) => void d.accept());
       await button.click();

@@ -2,8 +2,9 @@
 // over. Nothing is lost, each conversation keeps its order, and only a send cut off by the kill repeats.
 import { afterAll, describe, expect, it } from 'vitest';
 import { urlTarget } from '../../src/core/redis-target.ts';
-import { outboxStreamKey } from '../../src/queue/names.ts';
+import { outboxStreamKeyOf } from '../../src/queue/names.ts';
 import { gatewayCrashDrill, perChat } from '../helpers/gateway-crash-drill.ts';
+import { everyPartition, spaceOf } from '../helpers/key-space.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -11,7 +12,10 @@ const CHATS = 10;
 const PER_CHAT = 30;
 const redis = testRedis();
 const prefix = uniquePrefix('gateway-crash');
-const drill = gatewayCrashDrill(redis, urlTarget(REDIS_URL), prefix, { chats: CHATS, perChat: PER_CHAT });
+const drill = gatewayCrashDrill(redis, urlTarget(REDIS_URL), spaceOf(prefix), {
+  chats: CHATS,
+  perChat: PER_CHAT,
+});
 
 afterAll(async () => {
   for (const c of drill.children) c.kill('SIGKILL');
@@ -30,7 +34,10 @@ describe('a gateway killed mid-send', () => {
     }
     expect(new Set(got.map((d) => d.pid)).size).toBe(2);
     await waitFor(
-      async () => (await redis.xlen(outboxStreamKey(prefix, 'local.test'))) === 0,
+      async () =>
+        (await everyPartition(spaceOf(prefix), (n) =>
+          redis.xlen(outboxStreamKeyOf(spaceOf(prefix), 'local.test', n)),
+        )) === 0,
       5000,
       'an empty outbox',
     );

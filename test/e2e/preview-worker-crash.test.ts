@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keySpaceOf } from '../../src/queue/names.ts';
 import { type BatonProcess, startBaton } from '../helpers/baton-process.ts';
+import { runningMarks } from '../helpers/key-space.ts';
 import { lastText, startTelegramFleet, type TelegramFleet, words } from '../helpers/telegram-fleet.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -46,7 +48,7 @@ describe('a worker killed while its answer streams', () => {
     f.say(CHAT, 'tell me slowly');
     await waitFor(() => f.visible(CHAT).length > 0, 30_000, "the first run's preview");
     // The worker running the turn, by the pid in its id (`<host>:<pid>:<random>`) on the running-turn mark.
-    const [mark] = Object.values(await f.redis.hgetall(`${f.prefix}:running-turns`));
+    const [mark] = Object.values(await runningMarks(f.redis, keySpaceOf(f.config.redis)));
     const pid = Number(String(JSON.parse(mark!).workerId).split(':').at(-2));
     const running = workers.find((w) => w.child.pid === pid)!;
     running.kill('SIGKILL');

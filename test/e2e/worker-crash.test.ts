@@ -1,5 +1,6 @@
 // Fault tolerance with real worker processes: SIGKILL one mid-run; every message still gets exactly one reply.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeConversations } from '../helpers/key-space.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
 import { type WorkerCrashDrill, workerCrashDrill } from '../helpers/worker-crash-drill.ts';
 
@@ -29,7 +30,7 @@ describe('a worker killed mid-run', () => {
     // Every message answered exactly once, in order per conversation.
     for (let c = 0; c < CHATS; c++) expect(drill.repliesOf(c)).toEqual(drill.expectedOf(c));
     // Nothing more arrives once the queues are drained.
-    const inbox = await h.redis.smembers(`${h.prefix}:inbox-active`);
+    const inbox = await activeConversations(h.redis, h.space);
     expect(inbox).toEqual([]);
     expect(h.local.replies).toHaveLength(CHATS * PER_CHAT);
   }, 120_000);

@@ -10,6 +10,7 @@ import { createLiveSubscriber } from '../../src/live/live-subscriber.ts';
 import { createRunEventFeed } from '../../src/live/run-event-feed.ts';
 import { registerAssets } from '../../src/web/assets-route.ts';
 import { registerSessionPages } from '../../src/web/sessions/register-session-pages.ts';
+import { spaceOf } from './key-space.ts';
 import { REDIS_URL } from './redis.ts';
 
 export const TEST_WEB_USER = {
@@ -52,7 +53,7 @@ export async function startDashboard(o: {
   registerSessionPages(app, {
     config: o.config ?? (() => ({ peer_groups: {} })),
     redis: o.redis,
-    prefix: o.prefix,
+    space: spaceOf(o.prefix),
     abortSession: o.abortSession,
     logger,
     live: { subscriber, runEvents },

@@ -5,7 +5,15 @@
 // asynchronous-replication window.
 import { Redis } from 'ioredis';
 import { conversationId } from '../../src/channel-host/types.ts';
-import { inboxKeys, outboxStreamKey, TURNS_QUEUE } from '../../src/queue/names.ts';
+import {
+  inboxActiveKey,
+  inboxKeys,
+  keySpaceOf,
+  outboxStreamKeyOf,
+  TURNS_QUEUE,
+  turnsQueuePrefix,
+} from '../../src/queue/names.ts';
+import { everyPartition } from './key-space.ts';
 import type { RuntimeHarness } from './runtime-harness.ts';
 import { waitFor } from './wait.ts';
 
@@ -164,8 +172,9 @@ export async function runFailoverDrill(
 
 /** Inbox length per conversation, the turn queue's lists and the outbox length, read from the master. */
 async function redisState(h: RuntimeHarness, chats: string[]): Promise<string[]> {
-  const { prefix, redis } = h;
-  const inbox = inboxKeys(prefix);
+  const { redis } = h;
+  const space = keySpaceOf(h.config.redis);
+  const inbox = inboxKeys(space);
   const lines: string[] = [];
   for (const chat of chats) {
     const conv = conversationId('local.test', chat);
@@ -173,12 +182,16 @@ async function redisState(h: RuntimeHarness, chats: string[]): Promise<string[]>
       `${chat}: inbox ${await redis.llen(inbox.inbox(conv))}, seq ${await redis.get(inbox.seq(conv))}`,
     );
   }
-  const q = `${prefix}:${TURNS_QUEUE}`;
+  // Summed over the partitions: one turns queue, busy set and outbox stream each.
+  const q = (n: number) => `${turnsQueuePrefix(space, n)}:${TURNS_QUEUE}`;
+  const sum = (count: (n: number) => Promise<number>) => everyPartition(space, count).catch(() => -1);
   lines.push(
-    `turns: wait ${await redis.llen(`${q}:wait`)}, active ${await redis.llen(`${q}:active`)}, ` +
-      `delayed ${await redis.zcard(`${q}:delayed`)}, prioritized ${await redis.zcard(`${q}:prioritized`)}, ` +
-      `inbox-active ${await redis.scard(inbox.active).catch(() => -1)}, ` +
-      `outbox ${await redis.xlen(outboxStreamKey(prefix, 'local.test')).catch(() => -1)}`,
+    `turns: wait ${await sum((n) => redis.llen(`${q(n)}:wait`))}, ` +
+      `active ${await sum((n) => redis.llen(`${q(n)}:active`))}, ` +
+      `delayed ${await sum((n) => redis.zcard(`${q(n)}:delayed`))}, ` +
+      `prioritized ${await sum((n) => redis.zcard(`${q(n)}:prioritized`))}, ` +
+      `inbox-active ${await sum((n) => redis.scard(inboxActiveKey(space, n)))}, ` +
+      `outbox ${await sum((n) => redis.xlen(outboxStreamKeyOf(space, 'local.test', n)))}`,
   );
   return lines;
 }

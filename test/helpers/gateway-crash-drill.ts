@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import type { KeySpace } from '../../src/core/key-layout.ts';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
 import { createReplyOutbox } from '../../src/queue/reply-outbox.ts';
 import { waitFor } from './wait.ts';
@@ -31,9 +32,10 @@ export interface GatewayCrashDrill {
 export function gatewayCrashDrill(
   redis: Redis,
   target: RedisTarget,
-  prefix: string,
+  space: KeySpace,
   plan: GatewayCrashPlan,
 ): GatewayCrashDrill {
+  const { prefix } = space;
   const chatKey = `${prefix}:fake-chat`;
   const children: ChildProcess[] = [];
   const startGateway = (): Promise<ChildProcess> => {
@@ -57,7 +59,7 @@ export function gatewayCrashDrill(
   return {
     children,
     async run() {
-      const outbox = createReplyOutbox(redis, prefix);
+      const outbox = createReplyOutbox(redis, space);
       for (let i = 1; i <= plan.perChat; i++) {
         for (let c = 0; c < plan.chats; c++) {
           const chat = `chat-${c}`;

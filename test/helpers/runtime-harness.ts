@@ -7,9 +7,11 @@ import { createLocalChannel, type LocalChannel } from '../../channels/local/loca
 import type { ActionHandler, ChannelAdapter } from '../../src/channel-host/types.ts';
 import { createLiveConfig } from '../../src/config/live-config.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
+import type { KeySpace } from '../../src/core/key-layout.ts';
 import { createSilentLogger, type Logger } from '../../src/core/logger.ts';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
 import type { ConfigDiagnostics } from '../../src/ops-api/health.ts';
+import { keySpaceOf } from '../../src/queue/names.ts';
 import { createChannelAdapters } from '../../src/roles/channel-adapters.ts';
 import { startConfigReload } from '../../src/roles/config-reload.ts';
 import { startGatewayRole } from '../../src/roles/gateway-role.ts';
@@ -42,6 +44,8 @@ export interface RuntimeHarness {
   config: BatonConfig;
   configText: string;
   prefix: string;
+  /** The prefix and partitions of the config's [redis]: build keys with the real builders from it. */
+  space: KeySpace;
   redis: Redis;
   dataDir: string;
   workers: Role[];
@@ -160,6 +164,7 @@ export async function createRuntimeHarness(
     config,
     configText,
     prefix,
+    space: keySpaceOf(config.redis),
     redis,
     dataDir,
     workers,

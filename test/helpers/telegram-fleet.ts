@@ -6,12 +6,14 @@ import type { Redis } from 'ioredis';
 import type { ChannelAdapter } from '../../src/channel-host/types.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
-import { outboxStreamKey } from '../../src/queue/names.ts';
+import { runningTurnsKeyOf } from '../../src/fleet/running-turns.ts';
+import { inboxActiveKey, keySpaceOf, outboxStreamKeyOf } from '../../src/queue/names.ts';
 import { createChannelAdapters } from '../../src/roles/channel-adapters.ts';
 import { type GatewayRole, startGatewayRole } from '../../src/roles/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/roles/worker-role.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram-server.ts';
+import { everyPartition } from './key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from './redis.ts';
 import { loadTestConfig, mainWithWriterToml } from './test-config.ts';
 
@@ -90,6 +92,7 @@ export async function startTelegramFleet(name: string, channelKeys = LIVE_KEYS):
   const redis = testRedis();
   const prefix = uniquePrefix(name);
   const { config, text: configText } = loadTestConfig(toml(tg, model, channelKeys), { redisPrefix: prefix });
+  const space = keySpaceOf(config.redis);
   const logger = createSilentLogger();
   const roles = new Set<Role>();
   const stopRole = async (role: Role, graceMs: number) => {
@@ -144,10 +147,11 @@ export async function startTelegramFleet(name: string, channelKeys = LIVE_KEYS):
         id: String(s.message.message_id),
         versions: s.versions.map((v) => v.text),
       })),
-    outboxDrained: async () => (await redis.xlen(outboxStreamKey(prefix, KEY))) === 0,
+    outboxDrained: async () =>
+      (await everyPartition(space, (n) => redis.xlen(outboxStreamKeyOf(space, KEY, n)))) === 0,
     turnsIdle: async () =>
-      (await redis.scard(`${prefix}:inbox-active`)) === 0 &&
-      (await redis.hlen(`${prefix}:running-turns`)) === 0,
+      (await everyPartition(space, (n) => redis.scard(inboxActiveKey(space, n)))) === 0 &&
+      (await everyPartition(space, (n) => redis.hlen(runningTurnsKeyOf(space, n)))) === 0,
     async close() {
       for (const r of [...roles].reverse()) await stopRole(r, 1000);
       await model.close();

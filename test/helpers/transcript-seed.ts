@@ -1,18 +1,25 @@
 // Seeds sessions and long histories straight into Redis (the shapes the settle step writes) for the dashboard
 // tests and the bench: N indexed sessions, or one session of N messages with delegate calls among them.
 import type { Redis } from 'ioredis';
+import type { KeySpace } from '../../src/core/key-layout.ts';
 import { historyKeys } from '../../src/session/history-store.ts';
 import { sessionIndexKey, sessionIndexMember } from '../../src/session/session-index.ts';
 
-export async function seedSessions(redis: Redis, prefix: string, n: number, messagesEach = 2): Promise<void> {
+export async function seedSessions(
+  redis: Redis,
+  space: KeySpace,
+  n: number,
+  messagesEach = 2,
+): Promise<void> {
   const now = Date.now();
   for (let start = 0; start < n; start += 500) {
+    // One pipeline per batch: fine on one Redis (the dashboard tests and the bench), not meant for a Cluster.
     const pipe = redis.pipeline();
     for (let i = start; i < Math.min(n, start + 500); i++) {
       const conv = `local.test:chat-${i}:`;
       const agent = i % 2 ? 'main' : 'helper';
-      pipe.zadd(sessionIndexKey(prefix), now - i * 1000, sessionIndexMember(agent, conv));
-      const list = historyKeys(prefix, agent, conv)[0];
+      pipe.zadd(sessionIndexKey(space, conv), now - i * 1000, sessionIndexMember(agent, conv));
+      const list = historyKeys(space, agent, conv)[0];
       for (let k = 0; k < messagesEach; k++)
         pipe.rpush(
           list,
@@ -53,12 +60,12 @@ export function longHistory(n: number): string[] {
 
 export async function seedHistory(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   agent: string,
   sessionKey: string,
   entries: readonly string[],
 ): Promise<void> {
-  const list = historyKeys(prefix, agent, sessionKey)[0];
+  const list = historyKeys(space, agent, sessionKey)[0];
   for (let i = 0; i < entries.length; i += 1000) await redis.rpush(list, ...entries.slice(i, i + 1000));
-  await redis.zadd(sessionIndexKey(prefix), Date.now(), sessionIndexMember(agent, sessionKey));
+  await redis.zadd(sessionIndexKey(space, sessionKey), Date.now(), sessionIndexMember(agent, sessionKey));
 }

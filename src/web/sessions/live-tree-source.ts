@@ -2,6 +2,7 @@
 // session follower delivers them (each event read once), rendered with the records' states when a turn's events,
 // a task, an approval or this session's running mark change.
 import type { Redis } from 'ioredis';
+import type { KeySpace } from '../../core/key-layout.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { LiveSubscriber } from '../../live/live-subscriber.ts';
 import type { RunEventFeed } from '../../live/run-event-feed.ts';
@@ -17,6 +18,8 @@ import { renderSessionTree } from './tree-render.ts';
 export interface LiveTreeDeps {
   redis: Redis;
   prefix: string;
+  /** The prefix and partitions: the session's running mark sits in its partition. */
+  space: KeySpace;
   logger: Pick<Logger, 'warn'>;
   subscriber: LiveSubscriber;
   runEvents: RunEventFeed;
@@ -74,8 +77,8 @@ export function liveTreeSource(d: LiveTreeDeps, session: string): PageSource {
               { turns, runningRoot, events: (root) => events.get(root) ?? [] },
               await readTreeRecords(d.redis, d.prefix, d.logger),
             )
-          : readSessionTree(d.redis, d.prefix, d.logger, session);
-      const mark = await readRunningTurn(d.redis, d.prefix, d.logger, session);
+          : readSessionTree(d.redis, d.space, d.logger, session);
+      const mark = await readRunningTurn(d.redis, d.space, d.logger, session);
       const tree = await view(mark.rootRunId);
       return { html: renderSessionTree(tree).value, running: mark.running ? [session] : [] };
     },

@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { BatonConfig } from '../../config/types.ts';
+import type { KeySpace } from '../../core/key-layout.ts';
 import type { Logger } from '../../core/logger.ts';
 import { readSessionTree } from '../../live/session-tree.ts';
 import type { LiveFeeds } from '../../ops-api/ops-context.ts';
@@ -29,7 +30,8 @@ export interface SessionPagesDeps {
   redis: Redis;
   /** The config in effect now: its peer groups decide which sessions a user may see (web-authz.ts). */
   config: () => Pick<BatonConfig, 'peer_groups'>;
-  prefix: string;
+  /** The prefix and partitions ([redis]): sessions are indexed per partition. */
+  space: KeySpace;
   abortSession: AbortSession;
   logger: Pick<Logger, 'warn'>;
   live: LiveFeeds;
@@ -58,9 +60,10 @@ function sendPage(
 type Params = { agent: string; session: string };
 
 export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDeps): void {
-  const { redis, prefix, logger } = deps;
+  const { redis, space, logger } = deps;
+  const { prefix } = space;
   const streams = createPageStreams(app, deps);
-  const treeDeps = { redis, prefix, logger, ...deps.live };
+  const treeDeps = { redis, prefix, space, logger, ...deps.live };
   const signedIn = (req: FastifyRequest, reply: FastifyReply): WebUser | null => {
     const user = webUserOf(req);
     if (user) return user;
@@ -82,7 +85,7 @@ export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDep
     const user = signedIn(req, reply);
     if (!user) return reply;
     const offset = pageParam(req.query.offset) ?? 0;
-    const list = renderSessions(await readVisibleSessions(redis, prefix, offset, visibleTo(user)));
+    const list = renderSessions(await readVisibleSessions(redis, space, offset, visibleTo(user)));
     const body = html`<div class="sessions-live" data-stream="${SESSIONS_STREAM_URL}?offset=${offset}">${list}</div>`;
     return sendPage(reply, 200, m.SESSIONS_TITLE, user, body);
   });
@@ -95,7 +98,7 @@ export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDep
     const visible = visibleTo(user);
     return streams.serve(req, reply, {
       render: async () => ({
-        html: renderSessions(await readVisibleSessions(redis, prefix, offset, visible)).value,
+        html: renderSessions(await readVisibleSessions(redis, space, offset, visible)).value,
       }),
       watch: (wake) => onDashboardChange(deps.live.subscriber, prefix, (c) => c.topic === 'sessions', wake),
     });
@@ -110,14 +113,14 @@ export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDep
         return sendPage(reply, 404, m.SESSIONS_TITLE, user, html`<p class="error">${m.NOT_FOUND}</p>`);
       const { agent, session } = req.params;
       const [view, tree] = await Promise.all([
-        readTranscript(redis, prefix, agent, session, pageParam(req.query.before)),
-        readSessionTree(redis, prefix, logger, session),
+        readTranscript(redis, space, agent, session, pageParam(req.query.before)),
+        readSessionTree(redis, space, logger, session),
       ]);
       // An emptied session (after /new) is still listed: it shows as empty; an unknown one is 404.
       const unknown =
         view.page.total === 0 &&
         !view.running &&
-        (await sessionLastActivity(redis, prefix, agent, session)) === null;
+        (await sessionLastActivity(redis, space, agent, session)) === null;
       const status = unknown ? 404 : 200;
       const body =
         status === 404
@@ -141,7 +144,7 @@ export function registerSessionPages(app: FastifyInstance, deps: SessionPagesDep
     if (refuseUnseen(req, reply, user)) return reply;
     // The agent in the path is the caller's word: a non-operator's abort needs that agent's session to exist.
     const { agent, session } = req.params;
-    if (!user.operator && (await sessionLastActivity(redis, prefix, agent, session)) === null)
+    if (!user.operator && (await sessionLastActivity(redis, space, agent, session)) === null)
       return reply.code(404).send({ error: m.NOT_FOUND });
     const res = await deps.abortSession(session);
     return reply.send({ aborted: res.aborted, message: res.aborted ? m.ABORT_SENT : m.ABORT_NOTHING });

@@ -1,5 +1,6 @@
 // The sessions list (`/`): conversations by channel and agent, most recent first, one page read from the index.
 import type { Redis } from 'ioredis';
+import type { KeySpace } from '../../core/key-layout.ts';
 import { runningTurnsKey } from '../../fleet/running-turns.ts';
 import { historyKeys } from '../../session/history-store.ts';
 import { type IndexedSession, readSessionIndex } from '../../session/session-index.ts';
@@ -25,28 +26,28 @@ export interface SessionsView {
 }
 
 /**
- * One page: ZREVRANGE of the index (or the given rows), then one pipelined LLEN per row and one HMGET of the
- * running marks.
+ * One page: the index's newest (or the given rows), then one LLEN and one HEXISTS of the running mark per
+ * row, auto-pipelined.
  */
 export async function readSessions(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   offset: number,
   only?: IndexedSession[],
 ): Promise<SessionsView> {
   const page = only
     ? { total: only.length, sessions: only }
-    : await readSessionIndex(redis, prefix, offset, SESSIONS_PAGE_SIZE);
+    : await readSessionIndex(redis, space, offset, SESSIONS_PAGE_SIZE);
   if (page.sessions.length === 0) return { total: page.total, offset, rows: [] };
-  const pipe = redis.pipeline();
-  for (const s of page.sessions) pipe.llen(historyKeys(prefix, s.agent, s.sessionKey)[0]);
-  pipe.hmget(runningTurnsKey(prefix), ...page.sessions.map((s) => s.sessionKey));
-  const res = (await pipe.exec()) ?? [];
-  const marks = (res.at(-1)?.[1] as (string | null)[] | undefined) ?? [];
+  // Single-key commands (the rows' keys sit in several partitions' slots), sent together by auto-pipelining.
+  const [counts, marks] = await Promise.all([
+    Promise.all(page.sessions.map((s) => redis.llen(historyKeys(space, s.agent, s.sessionKey)[0]))),
+    Promise.all(page.sessions.map((s) => redis.hexists(runningTurnsKey(space, s.sessionKey), s.sessionKey))),
+  ]);
   const rows = page.sessions.map((s, i) => ({
     ...s,
-    messages: Number(res[i]?.[1] ?? 0),
-    running: marks[i] !== null && marks[i] !== undefined,
+    messages: counts[i] ?? 0,
+    running: marks[i] === 1,
   }));
   return { total: page.total, offset, rows };
 }

@@ -1,6 +1,7 @@
 // The transcript page (`/ui/sessions/<agent>/<session>`): one page of history, newest page first, with links to
 // older and newer pages, the turn state and its Abort button.
 import type { Redis } from 'ioredis';
+import type { KeySpace } from '../../core/key-layout.ts';
 import { runningTurnsKey } from '../../fleet/running-turns.ts';
 import { type Html, html } from '../html.ts';
 import { transcriptItems } from '../transcript/cards.ts';
@@ -19,14 +20,14 @@ export interface TranscriptView {
 
 export async function readTranscript(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   agent: string,
   sessionKey: string,
   before: number | undefined,
 ): Promise<TranscriptView> {
   const [page, mark] = await Promise.all([
-    readTranscriptPage(redis, prefix, agent, sessionKey, before),
-    redis.hexists(runningTurnsKey(prefix), sessionKey),
+    readTranscriptPage(redis, space, agent, sessionKey, before),
+    redis.hexists(runningTurnsKey(space, sessionKey), sessionKey),
   ]);
   return { agent, sessionKey, page, running: mark === 1 };
 }

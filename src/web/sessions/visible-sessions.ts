@@ -1,7 +1,8 @@
 // The sessions list of a user who is not an operator: the index read through (in chunks, up to a bound) and kept
 // to the sessions they may see, then paged; an operator's page is read directly (sessions-page.ts).
 import type { Redis } from 'ioredis';
-import { type IndexedSession, readSessionIndex } from '../../session/session-index.ts';
+import type { KeySpace } from '../../core/key-layout.ts';
+import { type IndexedSession, sessionsNewestFirst } from '../../session/session-index.ts';
 import { readSessions, SESSIONS_PAGE_SIZE, type SessionsView } from './sessions-page.ts';
 
 const CHUNK = 1000;
@@ -10,17 +11,17 @@ export const VISIBLE_SCAN_LIMIT = 50_000;
 
 export async function readVisibleSessions(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   offset: number,
   visible: ((agent: string, sessionKey: string) => boolean) | null,
 ): Promise<SessionsView> {
-  if (visible === null) return readSessions(redis, prefix, offset);
+  if (visible === null) return readSessions(redis, space, offset);
   const mine: IndexedSession[] = [];
-  for (let at = 0; at < VISIBLE_SCAN_LIMIT; at += CHUNK) {
-    const page = await readSessionIndex(redis, prefix, at, CHUNK);
-    for (const s of page.sessions) if (visible(s.agent, s.sessionKey)) mine.push(s);
-    if (at + CHUNK >= page.total) break;
+  let scanned = 0;
+  for await (const s of sessionsNewestFirst(redis, space, CHUNK)) {
+    if (visible(s.agent, s.sessionKey)) mine.push(s);
+    if (++scanned >= VISIBLE_SCAN_LIMIT) break;
   }
-  const view = await readSessions(redis, prefix, 0, mine.slice(offset, offset + SESSIONS_PAGE_SIZE));
+  const view = await readSessions(redis, space, 0, mine.slice(offset, offset + SESSIONS_PAGE_SIZE));
   return { ...view, total: mine.length, offset };
 }

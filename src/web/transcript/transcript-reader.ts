@@ -1,6 +1,7 @@
 // Reads one page of a session's history from Redis (LRANGE of the page only, plus a few following entries where
 // the results of a call at the page's end are stored), so a long transcript costs what one page costs.
 import type { Redis } from 'ioredis';
+import type { KeySpace } from '../../core/key-layout.ts';
 import { historyKeys } from '../../session/history-store.ts';
 import type { StoredEntry } from './cards.ts';
 
@@ -21,13 +22,13 @@ export interface TranscriptPage {
 /** The page ending just before `before` (absent: the newest page). */
 export async function readTranscriptPage(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   agent: string,
   sessionKey: string,
   before?: number,
   size = TRANSCRIPT_PAGE_SIZE,
 ): Promise<TranscriptPage> {
-  const [list] = historyKeys(prefix, agent, sessionKey);
+  const [list] = historyKeys(space, agent, sessionKey);
   let total: number;
   let raw: string[];
   let start: number;

@@ -6,6 +6,7 @@ import { editReapedCard } from '../../../src/approval/expired-card.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { startDelegateReaper } from '../../../src/delegation/delegate-reaper.ts';
 import { createApprovalDelivery } from '../../../src/queue/approval-delivery.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { createOpsLane, LATE, OPS_LEAD, type OpsLane } from './ops-lane.ts';
 
@@ -53,7 +54,7 @@ describe('a worker killed while its run waits for an approval', () => {
       approvals: lane.store,
       onApprovalExpired: editReapedCard({
         store: lane.store,
-        delivery: createApprovalDelivery(lane.redis, lane.prefix),
+        delivery: createApprovalDelivery(lane.redis, spaceOf(lane.prefix)),
         logger: createSilentLogger(),
       }),
       intervalMs: 600_000,

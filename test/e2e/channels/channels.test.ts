@@ -2,7 +2,9 @@
 // five cases on each platform, from a message in to the reply out, over real Redis, BullMQ and the real libraries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STOP_REQUESTED, TURN_ABORTED } from '../../../src/channel-host/channel-messages.ts';
-import { runningTurnsKey } from '../../../src/fleet/running-turns.ts';
+import { allPartitions } from '../../../src/core/key-layout.ts';
+import { runningTurnsKeyOf } from '../../../src/fleet/running-turns.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { createLane, HOLD, type Lane } from './lane.ts';
 import { discordDriver, type PlatformDriver, type Post, slackDriver, telegramDriver } from './platforms.ts';
@@ -111,7 +113,11 @@ describe.each(['telegram', 'discord', 'slack'])('%s', (name) => {
     const d = driver(name);
     const chat = d.place('chat');
     const held = lane.requestsWith(HOLD).length;
-    const marks = () => lane.redis.hkeys(runningTurnsKey(lane.prefix));
+    const space = spaceOf(lane.prefix);
+    const marks = async () =>
+      (
+        await Promise.all(allPartitions(space).map((n) => lane.redis.hkeys(runningTurnsKeyOf(space, n))))
+      ).flat();
     const before = new Set(await marks());
     d.say(chat, HOLD);
     await waitFor(() => lane.requestsWith(HOLD).length > held, 30_000, 'the held model request');

@@ -4,6 +4,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayCrashDrill, gatewayCrashDrill, perChat } from '../../helpers/gateway-crash-drill.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, testRedisFor, uniquePrefix } from '../../helpers/redis.ts';
 import { type RedisCluster, startRedisCluster } from '../../helpers/redis-cluster.ts';
 
@@ -17,7 +18,7 @@ let drill: GatewayCrashDrill;
 beforeAll(async () => {
   cluster = await startRedisCluster();
   redis = testRedisFor(cluster.target);
-  drill = gatewayCrashDrill(redis, cluster.target, prefix, { chats: CHATS, perChat: PER_CHAT });
+  drill = gatewayCrashDrill(redis, cluster.target, spaceOf(prefix, 16), { chats: CHATS, perChat: PER_CHAT });
 }, 90_000);
 
 afterAll(async () => {

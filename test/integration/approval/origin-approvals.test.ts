@@ -5,6 +5,7 @@ import { DENIED_BY_USER, runtimeDenialText } from '../../../src/approval/approva
 import { TURN_ABORTED } from '../../../src/channel-host/channel-messages.ts';
 import { ChannelRateLimitError, conversationId } from '../../../src/channel-host/types.ts';
 import { runningTurnsKey } from '../../../src/fleet/running-turns.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 import { waitFor } from '../../helpers/wait.ts';
 import { cardIn, press, replyIn, scriptWrites, settledCard, toldModel } from './approval-helpers.ts';
@@ -86,7 +87,7 @@ describe('approvals in the originating chat', () => {
     const card = await cardIn(h, 'o5');
     const conv = conversationId('local.test', 'o5');
     await waitFor(
-      async () => (await h.redis.hexists(runningTurnsKey(h.prefix), conv)) === 1,
+      async () => (await h.redis.hexists(runningTurnsKey(spaceOf(h.prefix), conv), conv)) === 1,
       10_000,
       'running',
     );

@@ -2,6 +2,7 @@
 // POST /slack/<alias>/events, the real runtime on Redis, replies through the fake Slack Web API.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { conversationId, type InboundAction } from '../../../src/channel-host/types.ts';
+import { inboxKeys } from '../../../src/queue/names.ts';
 import { postSlackEvent, postSlackInteraction } from '../../fakes/slack-http.ts';
 import { blockActions, eventCallback, messageEvent, nextTs } from '../../fakes/slack-payloads.ts';
 import { type FakeSlackServer, startFakeSlack } from '../../fakes/slack-server.ts';
@@ -118,7 +119,7 @@ describe('slack HTTP mode', () => {
     const ts = (payload.event as { ts: string }).ts;
     // A real Redis error on the hand-over: the conversation's inbox key holds a string, so the ingest script
     // refuses the event (and writes nothing, the dedupe mark included).
-    const inbox = `${h.prefix}:inbox:${conversationId('slack.web', channel, ts)}`;
+    const inbox = inboxKeys(h.space).inbox(conversationId('slack.web', channel, ts));
     await h.redis.set(inbox, 'not a list');
     const first = await postSlackEvent(url, SECRET, payload);
     expect(first.status).toBe(500);

@@ -13,6 +13,7 @@ import { lastUserPartsOf, type UserPart } from '../../fakes/model-requests.ts';
 import { fileMessage } from '../../fakes/telegram-files.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../fakes/telegram-server.ts';
 import { user } from '../../fakes/telegram-wire.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { VISION_AGENT_TOML } from '../../helpers/test-config.ts';
@@ -73,7 +74,7 @@ async function turnOf(chat: number, extra: Record<string, unknown>): Promise<Hel
   const before = h.server.requests.length;
   const { message } = tg.injectMessage({ chat, from: 7, extra });
   await h.server.waitForRequests(before + 1, 30_000);
-  const raw = await h.redis.lindex(inboxKeys(h.prefix).inbox(`telegram.home:${chat}:`), 0);
+  const raw = await h.redis.lindex(inboxKeys(spaceOf(h.prefix)).inbox(`telegram.home:${chat}:`), 0);
   release();
   await replies(chat, 1);
   const event = JSON.parse(raw ?? 'null') as { text: string; attachments: Attachment[] };

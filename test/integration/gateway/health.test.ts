@@ -5,7 +5,9 @@ import { loadConfigText } from '../../../src/config/index.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRedis } from '../../../src/core/redis.ts';
 import { createChannelPresence } from '../../../src/fleet/channel-presence.ts';
+import { TURNS_QUEUE, turnsQueuePrefix } from '../../../src/queue/names.ts';
 import { createQueueStats } from '../../../src/queue/queue-stats.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
 
@@ -32,7 +34,11 @@ api_base_url = "http://127.0.0.1:1"
 describe('GET /healthz', () => {
   it('is 200 ok with Redis latency and the real job counts of every queue', async () => {
     h = await startOpsHarness({ prefix });
-    const turns = new Queue('turns', { connection: testRedis(), prefix });
+    // The turns queue of partition 0 (the only one with `partitions = 1`), as the gateway's kicks make it.
+    const turns = new Queue(TURNS_QUEUE, {
+      connection: testRedis(),
+      prefix: turnsQueuePrefix(spaceOf(prefix), 0),
+    });
     await turns.add('turn', { n: 1 });
     await turns.add('later', { n: 2 }, { delay: 60_000 });
     await turns.close();
@@ -121,7 +127,11 @@ warn_at_percent = 101
     // Like production (maxRetriesPerRequest: null): a command would wait for a reconnect that never comes.
     const dead = createRedis({ url: unreachableUrl }, { lazy: true });
     dead.on('error', () => {});
-    const deadQueues = createQueueStats({ target: { url: unreachableUrl }, prefix, channelKeys: [] });
+    const deadQueues = createQueueStats({
+      target: { url: unreachableUrl },
+      space: spaceOf(prefix),
+      channelKeys: [],
+    });
     h = await startOpsHarness({
       prefix,
       override: (deps) => {

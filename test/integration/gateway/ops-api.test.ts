@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTaskRecords, type TaskRecord, taskKey } from '../../../src/delegation/task-records.ts';
 import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { uniquePrefix } from '../../helpers/redis.ts';
 import { jsonOf, type OpsHarness, startOpsHarness } from './ops-harness.ts';
 
@@ -30,7 +31,7 @@ describe('POST /api/sessions/:id/abort', () => {
   it('aborts the running turn of that session through Redis pub/sub and answers 202 with its run id', async () => {
     const session = 'telegram.home:42:7';
     const runId = randomUUID();
-    const running = createRunningTurns(h.redis, prefix);
+    const running = createRunningTurns(h.redis, spaceOf(prefix));
     await running.markRunning(session, runId, 'worker-1');
     const turn = new AbortController();
     const other = new AbortController();
@@ -49,7 +50,7 @@ describe('POST /api/sessions/:id/abort', () => {
 
   it('accepts an empty JSON body', async () => {
     const session = 'cron-abc';
-    await createRunningTurns(h.redis, prefix).markRunning(session, 'r-1', 'w');
+    await createRunningTurns(h.redis, spaceOf(prefix)).markRunning(session, 'r-1', 'w');
     const res = await h.post(`/api/sessions/${session}/abort`, {
       headers: { 'content-type': 'application/json' },
     });

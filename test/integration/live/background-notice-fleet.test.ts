@@ -10,6 +10,7 @@ import type { TaskRecord } from '../../../src/delegation/task-records.ts';
 import { leaseKey } from '../../../src/fleet/channel-lease.ts';
 import { sendBackgroundNotice } from '../../../src/queue/background-notice.ts';
 import { createDelegationServices, type DelegationHandle } from '../../../src/queue/delegate-queue.ts';
+import { keySpaceOf } from '../../../src/queue/names.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
 import { KEY, startTelegramFleet, type TelegramFleet } from '../../helpers/telegram-fleet.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -137,7 +138,12 @@ describe('background task notices in a fleet', () => {
 
     // A reaper that takes any heartbeat for a dead worker's, announcing as the worker role's does.
     const announce = async (taskId: string) => {
-      const deps = { redis: f.redis, prefix: f.prefix, config: f.config, redact: (t: string) => t };
+      const deps = {
+        redis: f.redis,
+        space: keySpaceOf(f.config.redis),
+        config: f.config,
+        redact: (t: string) => t,
+      };
       await sendBackgroundNotice(deps, (await tasks().get(taskId))!);
     };
     const reaper = startDelegateReaper({

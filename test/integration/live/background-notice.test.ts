@@ -6,9 +6,9 @@ import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import { elapsedText } from '../../../src/live/live-messages.ts';
 import { sendBackgroundNotice } from '../../../src/queue/background-notice.ts';
 import type { DelegateWorker } from '../../../src/queue/delegate-worker.ts';
-import { outboxStreamKey } from '../../../src/queue/names.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { startHarnessDelegateWorker } from '../../helpers/delegate-worker.ts';
+import { outboxEntries, spaceOf } from '../../helpers/key-space.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { mainWithWriterToml } from '../../helpers/test-config.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -61,7 +61,7 @@ async function backgroundFrom(session: string): Promise<string> {
 }
 
 const entries = async (channel: string) =>
-  (await h.redis.xrange(outboxStreamKey(h.prefix, channel), '-', '+')).map(([, f]) => {
+  (await outboxEntries(h.redis, spaceOf(h.prefix), channel)).map(([, f]) => {
     const o: Record<string, string> = {};
     for (let i = 0; i + 1 < f.length; i += 2) o[f[i]!] = f[i + 1]!;
     return o;
@@ -81,7 +81,12 @@ describe('background task notices', () => {
 
     // Whoever else settles or retries it later sends nothing more.
     const rec = await createDelegateTasks(h.redis, h.prefix).get(id);
-    const deps = { redis: h.redis, prefix: h.prefix, config: h.services.config, redact: (t: string) => t };
+    const deps = {
+      redis: h.redis,
+      space: spaceOf(h.prefix),
+      config: h.services.config,
+      redact: (t: string) => t,
+    };
     expect(await sendBackgroundNotice(deps, rec!)).toBe(true);
     expect(await entries('web.main')).toHaveLength(1);
   });
@@ -94,7 +99,12 @@ describe('background task notices', () => {
     await waitFor(async () => (await entries('web.main')).length === 2, 10_000, 'the later notice');
     expect(await entries('web.quiet')).toEqual([]);
     const tasks = createDelegateTasks(h.redis, h.prefix);
-    const deps = { redis: h.redis, prefix: h.prefix, config: h.services.config, redact: (t: string) => t };
+    const deps = {
+      redis: h.redis,
+      space: spaceOf(h.prefix),
+      config: h.services.config,
+      redact: (t: string) => t,
+    };
     expect(await sendBackgroundNotice(deps, (await tasks.get(quiet))!)).toBe(false);
     expect(await sendBackgroundNotice(deps, (await tasks.get(cli))!)).toBe(false);
   });
@@ -103,7 +113,12 @@ describe('background task notices', () => {
     const id = '3f1c2b9e-5d4a-4c7b-9e8f-0a1b2c3d4e5f';
     const tasks = createDelegateTasks(h.redis, h.prefix);
     await tasks.admit(silentRunningTask(id, { scope: 'web.main:chat-5:' }));
-    const deps = { redis: h.redis, prefix: h.prefix, config: h.services.config, redact: (t: string) => t };
+    const deps = {
+      redis: h.redis,
+      space: spaceOf(h.prefix),
+      config: h.services.config,
+      redact: (t: string) => t,
+    };
     const reaper = startDelegateReaper({
       redis: h.redis,
       prefix: h.prefix,

@@ -6,9 +6,10 @@ import { createApprovalStore } from '../../../src/approval/approval-store.ts';
 import { type DashboardChange, dashboardChannel, parseChange } from '../../../src/core/dashboard-changes.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
-import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
+import { createRunningTurns, runningTurnsKey } from '../../../src/fleet/running-turns.ts';
 import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
-import { createHistoryStore } from '../../../src/session/history-store.ts';
+import { createHistoryStore, historyKeys } from '../../../src/session/history-store.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { newApproval } from '../approval/helpers.ts';
@@ -77,20 +78,20 @@ describe('dashboard change messages', () => {
 
   it("a turn's running mark, its clearing, a history append, an accepted message and a turn's settle announce the session", async () => {
     const session = 'local.test:dash:';
-    const turns = createRunningTurns(redis, prefix, logger);
+    const turns = createRunningTurns(redis, spaceOf(prefix), logger);
     await turns.markRunning(session, 'local.test:e1', 'w1', randomUUID());
     expect(await changesOf('sessions', session)).toBe(1);
     await turns.markDone(session, 'another-turn'); // not its mark: nothing cleared, nothing said
     await turns.markDone(session, 'local.test:e1');
     expect(await changesOf('sessions', session)).toBe(2);
-    expect(await redis.hexists(`${prefix}:running-turns`, session)).toBe(0);
+    expect(await redis.hexists(runningTurnsKey(spaceOf(prefix), session), session)).toBe(0);
 
-    await createHistoryStore(redis, prefix, logger).append('main', session, 't1', [
+    await createHistoryStore(redis, spaceOf(prefix), logger).append('main', session, 't1', [
       { role: 'user', content: 'hi' },
     ]);
     expect(await changesOf('sessions', session)).toBe(3);
 
-    const inbox = createConversationInbox(redis, prefix, logger);
+    const inbox = createConversationInbox(redis, spaceOf(prefix), logger);
     await inbox.accept(session, {
       kind: 'message',
       channel: 'local.test',
@@ -113,7 +114,7 @@ describe('dashboard change messages', () => {
       history: { agent: 'main', sessionKey: session, messages: [{ role: 'user', content: 'hello' }] },
     });
     expect(await changesOf('sessions', session)).toBe(5);
-    expect(await redis.llen(`${prefix}:history:main:${session}`)).toBe(2);
+    expect(await redis.llen(historyKeys(spaceOf(prefix), 'main', session)[0])).toBe(2);
   });
 
   it('reads only its own topics: any other message is no change', () => {

@@ -11,6 +11,7 @@ import type { SessionTreeView } from '../../../src/live/session-tree.ts';
 import { transcriptUrl } from '../../../src/live/transcript-link.ts';
 import type { RunLineage } from '../../../src/run-contract/run-events.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { newApproval } from '../approval/helpers.ts';
 import { type OpsHarness, startOpsHarness } from '../gateway/ops-harness.ts';
 import { TREE_TOML } from './tree-config.ts';
@@ -67,7 +68,7 @@ describe('GET /api/sessions/:id/tree', () => {
         destination: { chat: 'ops-room' },
       }),
     );
-    const marks = createRunningTurns(h.redis, h.prefix);
+    const marks = createRunningTurns(h.redis, spaceOf(h.prefix));
     await marks.markRunning(session, 'web.main:e3', 'worker-1', third);
 
     let tree = await treeOf(session);
@@ -172,7 +173,7 @@ describe('GET /api/sessions/:id/tree', () => {
       running: null,
       recent: [],
     });
-    await h.redis.hset(runningTurnsKey(h.prefix), 'web.main:odd:', '{not json');
+    await h.redis.hset(runningTurnsKey(spaceOf(h.prefix), 'web.main:odd:'), 'web.main:odd:', '{not json');
     expect(await treeOf('web.main:odd:')).toEqual({ session: 'web.main:odd:', running: null, recent: [] });
   });
 });

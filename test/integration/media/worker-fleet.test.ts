@@ -9,6 +9,7 @@ import { createSilentLogger } from '../../../src/core/logger.ts';
 import { startWorkerRole } from '../../../src/roles/worker-role.ts';
 import { createHistoryStore } from '../../../src/session/history-store.ts';
 import { lastUserPartsOf } from '../../fakes/model-requests.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { createRuntimeHarness, type RuntimeHarness } from '../../helpers/runtime-harness.ts';
 import { loadTestConfig } from '../../helpers/test-config.ts';
 import { filesUnder, mediaToml, PNG, sendFiles, workspaceOf } from './media-fixture.ts';
@@ -36,7 +37,7 @@ describe('worker: attachments across redelivery, models and workers', () => {
     const s = await sendFiles(h, 'plain', [{ kind: 'image', name: 'p.png', bytes: PNG }], 'look');
     const text = `look\n[attachment: image p.png, ${PNG.length} B, saved as ${s.rel('p.png')}]`;
     expect(lastUserPartsOf(s.requests[0]!)).toEqual([{ type: 'text', text }]);
-    const history = await createHistoryStore(h.redis, h.prefix, createSilentLogger()).load(
+    const history = await createHistoryStore(h.redis, spaceOf(h.prefix), createSilentLogger()).load(
       'main',
       s.conversation,
     );

@@ -39,8 +39,8 @@ const texts = (chat: string) => h.local.replies.filter((r) => r.to.chat === chat
 /** The running mark is what /status and /stop read: wait for it rather than for time. */
 async function startSlowTurn(chat: string) {
   await say(chat, 'slow');
-  const key = runningTurnsKey(h.prefix);
   const conv = conversationId('local.test', chat);
+  const key = runningTurnsKey(h.space, conv);
   await waitFor(async () => (await h.redis.hexists(key, conv)) === 1, 10_000, 'the turn running');
 }
 type ModelBody = { messages?: Array<{ role: string; content: unknown }> };
@@ -65,7 +65,15 @@ describe('chat commands', () => {
     expect(texts('s1').slice(1).sort()).toEqual([STOP_REQUESTED, TURN_ABORTED].sort());
 
     // Idle again: /stop has nothing to stop and /status says so.
-    await waitFor(async () => (await h.redis.hlen(runningTurnsKey(h.prefix))) === 0, 10_000, 'mark cleared');
+    await waitFor(
+      async () =>
+        (await h.redis.hexists(
+          runningTurnsKey(h.space, conversationId('local.test', 's1')),
+          conversationId('local.test', 's1'),
+        )) === 0,
+      10_000,
+      'mark cleared',
+    );
     await say('s1', '/stop');
     await say('s1', '/status');
     await h.local.waitForReplies(5, { chat: 's1', timeoutMs: 10_000 });

@@ -1,13 +1,17 @@
 // The conversation inbox on real Redis: an unreadable head is dropped with a log line, not retried forever.
-import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
+import { createConversationInbox, drainJobKey } from '../../../src/queue/conversation-inbox.ts';
+import { inboxKeys } from '../../../src/queue/names.ts';
 import { createTurnQueue } from '../../../src/queue/turn-queue.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 
 const redis = testRedis();
 const prefix = uniquePrefix('inbox');
+// Four partitions: the conversations below sit in different ones, as on a Cluster.
+const space = spaceOf(prefix, 4);
+const keys = inboxKeys(space);
 afterAll(async () => {
   await deletePrefix(redis, prefix);
   await redis.quit();
@@ -28,8 +32,8 @@ const event = (eventId: string, text: string) => ({
 
 describe('conversation inbox', () => {
   it('an event into an empty inbox needs a kick, unless the drain job that emptied it still exists', async () => {
-    const inbox = createConversationInbox(redis, prefix, capturingLogger().logger);
-    const turns = createTurnQueue({ url: REDIS_URL }, prefix);
+    const inbox = createConversationInbox(redis, space, capturingLogger().logger);
+    const turns = createTurnQueue({ url: REDIS_URL }, space);
     try {
       const conversation = 'local.test:kick:';
       expect(await inbox.accept(conversation, event('k1', 'one'))).toBe('first');
@@ -43,7 +47,7 @@ describe('conversation inbox', () => {
       // The inbox is empty again, but the job is still there (finishing): its completion re-kicks.
       expect(await inbox.accept(conversation, event('k2', 'two'))).toBe('queued');
       expect(await inbox.needsKick(conversation)).toBe(false); // the job in charge reaches it
-      await redis.del(`${prefix}:turns:conv-${createHash('sha1').update(conversation).digest('hex')}`);
+      await redis.del(drainJobKey(space, conversation));
       expect(await inbox.needsKick(conversation)).toBe(true); // the job is gone: someone must kick
     } finally {
       await turns.close();
@@ -52,9 +56,9 @@ describe('conversation inbox', () => {
 
   it('drops unreadable events at the head and hands out the next readable one', async () => {
     const log = capturingLogger();
-    const inbox = createConversationInbox(redis, prefix, log.logger);
+    const inbox = createConversationInbox(redis, space, log.logger);
     const conversation = 'local.test:c:';
-    await redis.rpush(`${prefix}:inbox:${conversation}`, 'not json', '{"kind":"message"}');
+    await redis.rpush(keys.inbox(conversation), 'not json', '{"kind":"message"}');
     expect(await inbox.accept(conversation, event('e1', 'hello'))).toBe('queued');
     const head = await inbox.head(conversation);
     expect(head).toMatchObject({ eventId: 'e1', text: 'hello', seq: 1 });
@@ -63,24 +67,24 @@ describe('conversation inbox', () => {
   });
 
   it('leaves an inbox of only unreadable events empty and inactive', async () => {
-    const inbox = createConversationInbox(redis, prefix, capturingLogger().logger);
+    const inbox = createConversationInbox(redis, space, capturingLogger().logger);
     const conversation = 'local.test:d:';
-    await redis.rpush(`${prefix}:inbox:${conversation}`, '[]');
-    await redis.sadd(`${prefix}:inbox-active`, conversation);
+    await redis.rpush(keys.inbox(conversation), '[]');
+    await redis.sadd(keys.active(conversation), conversation);
     expect(await inbox.head(conversation)).toBeNull();
     expect(await inbox.pending(conversation)).toBe(0);
     expect(await inbox.activeConversations()).not.toContain(conversation);
   });
 
   it('stores an event the Lua JSON codec could not read, and numbers the next one without a gap', async () => {
-    const inbox = createConversationInbox(redis, prefix, capturingLogger().logger);
+    const inbox = createConversationInbox(redis, space, capturingLogger().logger);
     const conversation = 'local.test:s:';
     // JSON.stringify writes a lone surrogate as \ud800, which Lua's cjson refuses (the host makes text
     // well-formed first; the inbox must not depend on it).
     expect(await inbox.accept(conversation, event('s1', 'bad \ud800'))).toBe('first');
     expect(await inbox.accept(conversation, event('s2', 'next'))).toBe('queued');
     expect(await inbox.accept(conversation, event('s1', 'bad \ud800'))).toBe('duplicate');
-    const stored = await redis.lrange(`${prefix}:inbox:${conversation}`, 0, -1);
+    const stored = await redis.lrange(keys.inbox(conversation), 0, -1);
     expect(stored.map((raw) => JSON.parse(raw) as { eventId: string; seq: number })).toMatchObject([
       { eventId: 's1', seq: 1, text: 'bad \ud800' },
       { eventId: 's2', seq: 2 },
@@ -94,11 +98,11 @@ describe('conversation inbox', () => {
   });
 
   it('refuses an event on a damaged inbox key before numbering it', async () => {
-    const inbox = createConversationInbox(redis, prefix, capturingLogger().logger);
+    const inbox = createConversationInbox(redis, space, capturingLogger().logger);
     const conversation = 'local.test:w:';
-    await redis.set(`${prefix}:inbox:${conversation}`, 'not a list');
+    await redis.set(keys.inbox(conversation), 'not a list');
     await expect(inbox.accept(conversation, event('w1', 'x'))).rejects.toThrow(/wrong types/);
-    expect(await redis.get(`${prefix}:conv-seq:${conversation}`)).toBeNull();
-    expect(await redis.exists(`${prefix}:dedupe:local.test:w1`)).toBe(0);
+    expect(await redis.get(keys.seq(conversation))).toBeNull();
+    expect(await redis.exists(keys.dedupe(conversation, 'local.test', 'w1'))).toBe(0);
   });
 });

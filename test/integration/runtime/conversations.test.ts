@@ -119,7 +119,7 @@ describe('conversations on the runtime', () => {
 
   it('marks the running turn of a conversation for the abort API, event after event, and clears it', async () => {
     h.server.respond(echoResponder((t) => (t === 'first' || t === 'second' ? 300 : 0)));
-    const running = createRunningTurns(h.redis, h.prefix);
+    const running = createRunningTurns(h.redis, h.space);
     const a = await h.local.inject({ chat: 'mark', text: 'first', eventId: 'mark-1' });
     await h.local.inject({ chat: 'mark', text: 'second', eventId: 'mark-2' });
     const conversation = a.accepted ? a.conversation : '';
@@ -136,7 +136,7 @@ describe('conversations on the runtime', () => {
     h.server.respond(echoResponder((t) => (t === 'long one' ? 5000 : 0)));
     const subscriber = testRedis();
     const bus = createAbortBus(h.redis, subscriber, h.prefix, createSilentLogger());
-    const abort = createSessionAbort(createRunningTurns(h.redis, h.prefix), bus);
+    const abort = createSessionAbort(createRunningTurns(h.redis, h.space), bus);
     try {
       const a = await h.local.inject({ chat: 'ab', text: 'first', eventId: 'ab-1' });
       await h.local.inject({ chat: 'ab', text: 'long one', eventId: 'ab-2' });

@@ -5,7 +5,9 @@ import { MESSAGE_UNREADABLE, TURN_FAILED_INTERNAL } from '../../../src/channel-h
 import { conversationId } from '../../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createConversationInbox } from '../../../src/queue/conversation-inbox.ts';
+import { inboxKeys } from '../../../src/queue/names.ts';
 import { createTurnQueue, type TurnQueue } from '../../../src/queue/turn-queue.ts';
+import { historyKeys } from '../../../src/session/history-store.ts';
 import { REDIS_URL } from '../../helpers/redis.ts';
 import {
   createRuntimeHarness,
@@ -18,7 +20,7 @@ let h: RuntimeHarness;
 let turns: TurnQueue;
 beforeAll(async () => {
   h = await createRuntimeHarness('poison', runtimeToml());
-  turns = createTurnQueue({ url: REDIS_URL }, h.prefix);
+  turns = createTurnQueue({ url: REDIS_URL }, h.space);
 });
 afterAll(async () => {
   await turns.close();
@@ -44,7 +46,7 @@ const event = (chat: string, eventId: string, text: string, agent = 'main') => (
 
 /** Accepts events through the real ingest script without a drain job, so the test can damage them first. */
 async function ingest(chat: string, events: ReturnType<typeof event>[]): Promise<string> {
-  const inbox = createConversationInbox(h.redis, h.prefix, createSilentLogger());
+  const inbox = createConversationInbox(h.redis, h.space, createSilentLogger());
   const conversation = conversationId('local.test', chat);
   for (const e of events) await inbox.accept(conversation, e);
   return conversation;
@@ -63,7 +65,7 @@ describe('poison records on the runtime', () => {
       event(chat, 'p3', 'three'),
       event(chat, 'p4', 'four'),
     ]);
-    const key = `${h.prefix}:inbox:${conversation}`;
+    const key = inboxKeys(h.space).inbox(conversation);
     // p1 keeps its sequence number but no longer matches the schema; p3 is not JSON any more.
     const stored = JSON.parse((await h.redis.lindex(key, 0))!) as Record<string, unknown>;
     expect(stored.seq).toBe(1);
@@ -86,7 +88,7 @@ describe('poison records on the runtime', () => {
   it('skips damaged history entries and their orphaned tool calls, and the session goes on', async () => {
     h.server.respond(echoResponder());
     const chat = 'history';
-    const list = `${h.prefix}:history:main:${conversationId('local.test', chat)}`;
+    const [list] = historyKeys(h.space, 'main', conversationId('local.test', chat));
     await h.redis.rpush(
       list,
       JSON.stringify({ role: 'user', content: 'earlier' }),

@@ -6,10 +6,11 @@ import { startDelegateReaper } from '../../../src/delegation/delegate-reaper.ts'
 import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import { taskKey } from '../../../src/delegation/task-records.ts';
 import { createAbortBus } from '../../../src/fleet/abort-bus.ts';
-import { createRunningTurns } from '../../../src/fleet/running-turns.ts';
+import { createRunningTurns, runningTurnsKey } from '../../../src/fleet/running-turns.ts';
 import { createSessionAbort } from '../../../src/fleet/session-abort.ts';
 import { createCronTools } from '../../../src/tools/cron/cron-tools.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { testRedis } from '../../helpers/redis.ts';
 import { buildRunContext } from '../../helpers/run-context.ts';
@@ -96,9 +97,9 @@ describe('poison records in the fleet and delegation stores', () => {
 
   it('an unreadable running-turn mark is cleared when its session finishes a turn', async () => {
     const session = 'local.test:stale:';
-    await h.redis.hset(`${h.prefix}:running-turns`, session, 'not json');
-    await createRunningTurns(h.redis, h.prefix).markDone(session, 'r-1');
-    expect(await h.redis.hexists(`${h.prefix}:running-turns`, session)).toBe(0);
+    await h.redis.hset(runningTurnsKey(spaceOf(h.prefix), session), session, 'not json');
+    await createRunningTurns(h.redis, spaceOf(h.prefix)).markDone(session, 'r-1');
+    expect(await h.redis.hexists(runningTurnsKey(spaceOf(h.prefix), session), session)).toBe(0);
   });
 
   it('a session whose running-turn mark is unreadable can still be aborted', async () => {
@@ -108,8 +109,8 @@ describe('poison records in the fleet and delegation stores', () => {
       const session = 'local.test:abort:';
       const controller = new AbortController();
       bus.register('session', session, controller);
-      await h.redis.hset(`${h.prefix}:running-turns`, session, '{"runId":');
-      const abort = createSessionAbort(createRunningTurns(h.redis, h.prefix), bus);
+      await h.redis.hset(runningTurnsKey(spaceOf(h.prefix), session), session, '{"runId":');
+      const abort = createSessionAbort(createRunningTurns(h.redis, spaceOf(h.prefix)), bus);
       expect(await abort(session)).toEqual({ aborted: true, runId: null });
       await new Promise<void>((resolve) => {
         if (controller.signal.aborted) resolve();

@@ -5,9 +5,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalChannel, type LocalChannel } from '../../../channels/local/local-adapter.ts';
 import type { OutboxWriter } from '../../../src/channel-host/types.ts';
 import { createMetricsStore } from '../../../src/fleet/metrics-store.ts';
-import { OUTBOX_GROUP, outboxStreamKey, replySentKey } from '../../../src/queue/names.ts';
+import {
+  OUTBOX_GROUP,
+  outboxStreamKeyOf,
+  partitionOfConversation,
+  replySentKey,
+} from '../../../src/queue/names.ts';
 import { createReplyOutbox } from '../../../src/queue/reply-outbox.ts';
 import { type ReplyPump, type ReplyPumpOptions, startReplyPump } from '../../../src/queue/reply-pump.ts';
+import { everyPartition, spaceOf } from '../../helpers/key-space.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 
@@ -27,18 +33,22 @@ afterAll(async () => {
   await redis.quit();
 });
 
-/** A fresh channel (own stream) per test, its outbox writer and a pump factory. */
-function channel(maxLength = 4000) {
+/**
+ * A fresh channel (own streams) per test, its outbox writer and a pump factory. With one partition (the default)
+ * `stream` is the channel's only outbox stream; `queued` counts the entries of all its partitions' streams.
+ */
+function channel(maxLength = 4000, partitions = 1) {
   prefix ??= uniquePrefix('reply-pump');
+  const space = spaceOf(prefix, partitions);
   const local = createLocalChannel(`pump${++n}`, maxLength);
-  const outbox: OutboxWriter = createReplyOutbox(redis, prefix);
+  const outbox: OutboxWriter = createReplyOutbox(redis, space);
   const log = capturingLogger();
   const pump = (consumer: string, over: Partial<ReplyPumpOptions> = {}) => {
     const p = startReplyPump({
       adapter: local,
       redis,
       redisTarget: { url: REDIS_URL },
-      prefix,
+      space,
       logger: log.logger,
       consumer,
       minIntervalMs: 0,
@@ -55,7 +65,8 @@ function channel(maxLength = 4000) {
       key,
       seq === undefined ? undefined : { conversation: `${local.key}:${chat}:`, seq },
     );
-  return { local, send, pump, log, stream: outboxStreamKey(prefix, local.key) };
+  const queued = () => everyPartition(space, (p) => redis.xlen(outboxStreamKeyOf(space, local.key, p)));
+  return { local, send, pump, log, space, queued, stream: outboxStreamKeyOf(space, local.key, 0) };
 }
 
 const texts = (local: LocalChannel, chat: string) =>
@@ -73,6 +84,25 @@ describe('outbox stream and reply pump', () => {
       expect(texts(c.local, `chat${k}`)).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 1}`));
     }
     await expect.poll(() => redis.xlen(c.stream)).toBe(0);
+  });
+
+  it('reads every partition of the channel: 15 conversations over 4 partitions, each in order, once', async () => {
+    const c = channel(4000, 4);
+    c.pump('g1');
+    for (let i = 1; i <= 10; i++) {
+      for (let k = 0; k < 15; k++) await c.send(`pchat${k}`, `m${i}`, `pk${k}-${i}`, i);
+    }
+    await c.local.waitForReplies(150, { timeoutMs: 10_000 });
+    for (let k = 0; k < 15; k++) {
+      expect(texts(c.local, `pchat${k}`)).toEqual(Array.from({ length: 10 }, (_, i) => `m${i + 1}`));
+    }
+    // The conversations really are spread: more than one partition's stream was used.
+    const used = new Set(
+      Array.from({ length: 15 }, (_, k) => replySentKey(c.space, `${c.local.key}:pchat${k}:`).slice(0, 30)),
+    );
+    expect(used.size).toBeGreaterThan(1);
+    await expect.poll(() => c.queued()).toBe(0);
+    expect(c.local.replies).toHaveLength(150);
   });
 
   it('queues a reply once per idempotency key', async () => {
@@ -120,6 +150,46 @@ describe('outbox stream and reply pump', () => {
     expect(texts(c.local, 'x')).toEqual(['bbbbbbbbb', 'ccccccccc', 'after']);
     await expect.poll(() => redis.xlen(c.stream)).toBe(0);
     expect(await redis.exists(`${c.stream}:progress:${firstId}`)).toBe(0);
+  });
+
+  it("takes a crashed gateway's replies back from every partition's stream, ids alike across streams", async () => {
+    const c = channel(10, 4);
+    const chats = Array.from({ length: 8 }, (_, k) => `px${k}`);
+    const streams = [0, 1, 2, 3].map((n) => outboxStreamKeyOf(c.space, c.local.key, n));
+    for (const s of streams) await redis.xgroup('CREATE', s, OUTBOX_GROUP, '0', 'MKSTREAM');
+    // The same stream ids in every partition (1-0, 2-0, …): entries are told apart by their partition, not their id.
+    const next = new Map<string, number>();
+    for (const chat of chats) {
+      const conv = `${c.local.key}:${chat}:`;
+      const stream = outboxStreamKeyOf(c.space, c.local.key, partitionOfConversation(c.space, conv));
+      for (const seq of [1, 2]) {
+        const id = (next.get(stream) ?? 0) + 1;
+        next.set(stream, id);
+        const to = JSON.stringify({ channel: c.local.key, chat });
+        await redis.xadd(
+          stream,
+          `${id}-0`,
+          'to',
+          to,
+          'text',
+          `${chat} r${seq}`,
+          'conv',
+          conv,
+          'seq',
+          String(seq),
+        );
+      }
+    }
+    expect(next.size).toBeGreaterThan(1);
+    // A gateway that read everything and died without sending any of it.
+    for (const s of streams)
+      await redis.xreadgroup('GROUP', OUTBOX_GROUP, 'dead', 'COUNT', 100, 'STREAMS', s, '>');
+    await new Promise((r) => setTimeout(r, 450));
+    c.pump('g2');
+    await c.local.waitForReplies(16, { timeoutMs: 5000 });
+    for (const chat of chats) expect(texts(c.local, chat)).toEqual([`${chat} r1`, `${chat} r2`]);
+    await expect.poll(() => c.queued()).toBe(0);
+    expect(c.local.replies).toHaveLength(16);
   });
 
   it("takes a crashed gateway's whole backlog back in one pass, in order", async () => {
@@ -203,13 +273,13 @@ describe('outbox stream and reply pump', () => {
     await c.local.waitForReplies(2, { chat: 't', timeoutMs: 5000 });
     expect(texts(c.local, 't')).toEqual(['first', 'third']);
     await expect.poll(() => redis.xlen(c.stream)).toBe(0);
-    expect(await redis.get(replySentKey(prefix, conv))).toBe('3');
+    expect(await redis.get(replySentKey(c.space, conv))).toBe('3');
   });
 
   it('acks an entry whose conversation or sequence cannot be read without touching any mark', async () => {
     const c = channel();
     const conv = `${c.local.key}:v:`;
-    await redis.set(replySentKey(prefix, conv), '1');
+    await redis.set(replySentKey(c.space, conv), '1');
     await redis.xadd(c.stream, '*', 'to', 'not json', 'conv', conv, 'seq', 'nine');
     await redis.xadd(
       c.stream,
@@ -226,7 +296,7 @@ describe('outbox stream and reply pump', () => {
     await c.local.waitForReplies(1, { chat: 'v' });
     await expect.poll(() => redis.xlen(c.stream)).toBe(1); // seq 5 (no text) waits for 3 and 4
     expect(c.log.lines.join('').match(/unreadable outbox entry dropped/g)).toHaveLength(1);
-    expect(await redis.get(replySentKey(prefix, conv))).toBe('2');
+    expect(await redis.get(replySentKey(c.space, conv))).toBe('2');
     expect(texts(c.local, 'v')).toEqual(['second']);
   });
 
@@ -248,12 +318,12 @@ describe('outbox stream and reply pump', () => {
   it('sends the next reply when the last-sent mark is unreadable, and writes a readable mark again', async () => {
     const c = channel();
     const conv = `${c.local.key}:dm:`;
-    await redis.set(replySentKey(prefix, conv), 'seven');
+    await redis.set(replySentKey(c.space, conv), 'seven');
     await c.send('dm', 'eight', 'dm-8', 8);
     await c.send('dm-other', 'elsewhere', 'dmo-1', 1);
     c.pump('g1');
     await c.local.waitForReplies(1, { chat: 'dm' });
-    await expect.poll(() => redis.get(replySentKey(prefix, conv))).toBe('8');
+    await expect.poll(() => redis.get(replySentKey(c.space, conv))).toBe('8');
     expect(c.log.lines.join('')).toContain('unreadable last-sent mark');
     await c.local.waitForReplies(1, { chat: 'dm-other' });
   });

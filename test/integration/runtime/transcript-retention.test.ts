@@ -28,9 +28,9 @@ afterAll(() => h.close());
 describe('the stored transcript', () => {
   it('keeps more than 400 entries, up to [worker] transcript_max_entries, newest kept', async () => {
     const session = conversationId('local.test', 'tr1');
-    const [list] = historyKeys(h.prefix, 'main', session);
+    const [list] = historyKeys(h.space, 'main', session);
     // An earlier long conversation: 210 exchanges (420 entries), stored as the turn worker stores them.
-    const store = createHistoryStore(h.redis, h.prefix, createSilentLogger(), KEPT);
+    const store = createHistoryStore(h.redis, h.space, createSilentLogger(), KEPT);
     const seeded = Array.from({ length: 420 }, (_, i) =>
       i % 2 === 0
         ? { role: 'user' as const, content: `q${i}` }
@@ -42,7 +42,7 @@ describe('the stored transcript', () => {
     await h.local.waitForReplies(1, { chat: 'tr1', timeoutMs: 20_000 });
     expect(await h.redis.llen(list)).toBe(422); // a 400 cap would have dropped the 22 oldest
 
-    const page = await readTranscriptPage(h.redis, h.prefix, 'main', session, 50);
+    const page = await readTranscriptPage(h.redis, h.space, 'main', session, 50);
     expect(page.total).toBe(422);
     expect(
       readHistoryEntries(

@@ -16,6 +16,7 @@ import { startGatewayRole } from '../../../src/roles/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../../src/roles/worker-role.ts';
 import { toolResultsOf } from '../../fakes/model-requests.ts';
 import { type FakeModelServer, type ScriptedTurn, startFakeModelServer } from '../../fakes/model-server.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { configFromToml } from '../../helpers/test-config.ts';
 
@@ -202,7 +203,7 @@ describe('secret canaries', () => {
 
   it('anything put on the outbox leaves the gateway redacted', async () => {
     // A writer without its own redactor: the reply pump is the last line before the platform.
-    await createReplyOutbox(redis, prefix).enqueue(
+    await createReplyOutbox(redis, spaceOf(prefix)).enqueue(
       { channel: 'local.test', chat: 'raw' },
       { text: EVERY_CANARY },
       'raw-1',

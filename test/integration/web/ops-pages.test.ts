@@ -11,13 +11,13 @@ import { createDelegateTasks } from '../../../src/delegation/delegate-tasks.ts';
 import { createAbortBus } from '../../../src/fleet/abort-bus.ts';
 import { createOpsDeps } from '../../../src/ops-api/ops-deps.ts';
 import { createOpsServer } from '../../../src/ops-api/ops-server.ts';
-import { outboxStreamKey } from '../../../src/queue/names.ts';
 import { cancelledSettled } from '../../../src/tools/delegate/delegate-messages.ts';
 import { CSRF_MISSING } from '../../../src/web/auth-messages.ts';
 import { READ_ONLY_NOTE } from '../../../src/web/ops/ops-page-messages.ts';
 import type { PolicyEditResult } from '../../../src/web/ops/ops-pages-deps.ts';
 import { registerWeb } from '../../../src/web/register-web.ts';
 import { createSessionStore, type StoredSession } from '../../../src/web/session-store.ts';
+import { outboxEntries, spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { loadTestConfig } from '../../helpers/test-config.ts';
@@ -188,7 +188,7 @@ describe('approvals', () => {
       expect(res.statusCode).toBe(404);
     }
     expect(await store.get(rec.approval_id)).toMatchObject({ status: 'pending', decided_by: null });
-    const entries = await redis.xrange(outboxStreamKey(prefix, 'local.test'), '-', '+');
+    const entries = await outboxEntries(redis, spaceOf(prefix), 'local.test');
     expect(entries.map(([, f]) => f[f.indexOf('approval') + 1])).not.toContain(
       JSON.stringify({ op: 'edit', approvalId: rec.approval_id }),
     );

@@ -19,6 +19,7 @@ import { createHistoryStore } from '../../../src/session/history-store.ts';
 import { registerWeb } from '../../../src/web/register-web.ts';
 import { createSessionStore, type StoredSession } from '../../../src/web/session-store.ts';
 import { transcriptUrl } from '../../../src/web/sessions/session-url.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, REDIS_URL, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { readSse, type SseReader } from '../../helpers/sse.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
@@ -151,9 +152,12 @@ describe('pushed dashboard pages', () => {
 
   it('sessions list: a new session pushes the list', async () => {
     await follow('/ui/sessions/stream', async (sse) => {
-      await createHistoryStore(redis, prefix, logger).append('main', 'local.test:fresh-chat:', 't1', [
-        { role: 'user', content: 'hi' },
-      ]);
+      await createHistoryStore(redis, spaceOf(prefix), logger).append(
+        'main',
+        'local.test:fresh-chat:',
+        't1',
+        [{ role: 'user', content: 'hi' }],
+      );
       await sse.until(() => last(sse)?.html.includes('fresh-chat') === true);
     });
   });
@@ -166,7 +170,7 @@ describe('pushed dashboard pages', () => {
       lineage: { kind: 'root', treeRootId: root, parentRunId: null, parentToolCallId: null } as RunLineage,
     };
     const events = createRunEventLog(redis, prefix, logger);
-    const marks = createRunningTurns(redis, prefix, logger);
+    const marks = createRunningTurns(redis, spaceOf(prefix), logger);
     await follow(`${transcriptUrl('main', session)}/stream`, async (sse) => {
       expect(last(sse)).toEqual({ html: expect.stringContaining('No turn'), running: [] });
       await marks.markRunning(session, 'local.test:e1', 'w1', root);

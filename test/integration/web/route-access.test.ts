@@ -18,6 +18,7 @@ import {
 } from '../../../src/web/route-access.ts';
 import { createSessionStore, type StoredSession } from '../../../src/web/session-store.ts';
 import { transcriptUrl } from '../../../src/web/sessions/session-url.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { loadTestConfig } from '../../helpers/test-config.ts';
@@ -76,8 +77,16 @@ beforeAll(async () => {
   const sessions = createSessionStore(redis, prefix, logger);
   for (const name of ['carol', 'bob', 'alice'] as const) who[name] = await sessions.create(name, 'user');
   const now = Date.now();
-  await redis.zadd(sessionIndexKey(prefix), now, sessionIndexMember('main', PARAMS.main.session!));
-  await redis.zadd(sessionIndexKey(prefix), now, sessionIndexMember('writer', PARAMS.writer.session!));
+  await redis.zadd(
+    sessionIndexKey(spaceOf(prefix), PARAMS.main.session!),
+    now,
+    sessionIndexMember('main', PARAMS.main.session!),
+  );
+  await redis.zadd(
+    sessionIndexKey(spaceOf(prefix), PARAMS.writer.session!),
+    now,
+    sessionIndexMember('writer', PARAMS.writer.session!),
+  );
   const tasks = createDelegateTasks(redis, prefix);
   await tasks.admit(silentRunningTask(MAIN_TASK, { agent: 'main', chain: [] }));
   await tasks.admit(silentRunningTask(WRITER_TASK, { agent: 'writer', chain: [] }));

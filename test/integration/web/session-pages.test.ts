@@ -14,6 +14,7 @@ import {
 } from '../../../src/web/sessions/session-page-messages.ts';
 import { transcriptUrl } from '../../../src/web/sessions/session-url.ts';
 import { type DashboardServer, startDashboard, TEST_WEB_USER } from '../../helpers/dashboard-server.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { longHistory, seedHistory, seedSessions } from '../../helpers/transcript-seed.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -27,11 +28,11 @@ let anon: DashboardServer;
 
 beforeAll(async () => {
   bus = createAbortBus(redis, subscriber, prefix, createSilentLogger());
-  const abortSession = createSessionAbort(createRunningTurns(redis, prefix), bus);
+  const abortSession = createSessionAbort(createRunningTurns(redis, spaceOf(prefix)), bus);
   dash = await startDashboard({ redis, prefix, abortSession });
   anon = await startDashboard({ redis, prefix, abortSession, user: null });
-  await seedSessions(redis, prefix, 1000);
-  await seedHistory(redis, prefix, 'main', 'local.test:long:', longHistory(10_000));
+  await seedSessions(redis, spaceOf(prefix), 1000);
+  await seedHistory(redis, spaceOf(prefix), 'main', 'local.test:long:', longHistory(10_000));
 });
 afterAll(async () => {
   await dash.close();
@@ -91,7 +92,7 @@ describe('sessions pages', () => {
 
   it('renders delegation cards, escaped text and the missing-result line', async () => {
     const conv = 'local.test:cards:';
-    await seedHistory(redis, prefix, 'main', conv, [
+    await seedHistory(redis, spaceOf(prefix), 'main', conv, [
       JSON.stringify({ role: 'user', content: '<script>alert(1)</script> **hi**' }),
       JSON.stringify({
         role: 'assistant',
@@ -125,14 +126,18 @@ describe('sessions pages', () => {
 
   it('aborts a running turn through the session abort, and says when nothing runs', async () => {
     const conv = 'local.test:busy:';
-    await seedHistory(redis, prefix, 'main', conv, [JSON.stringify({ role: 'user', content: 'x' })]);
+    await seedHistory(redis, spaceOf(prefix), 'main', conv, [JSON.stringify({ role: 'user', content: 'x' })]);
     const post = (headers: Record<string, string>) =>
       fetch(`${dash.url}${transcriptUrl('main', conv)}/abort`, { method: 'POST', headers });
     expect((await post({})).status).toBe(403); // the stand-in hook, like the real one, wants the CSRF header
     const csrf = { 'x-csrf-token': TEST_WEB_USER.csrf };
     expect(await (await post(csrf)).json()).toEqual({ aborted: false, message: ABORT_NOTHING });
 
-    await redis.hset(runningTurnsKey(prefix), conv, JSON.stringify({ runId: 'r1', workerId: 'w' }));
+    await redis.hset(
+      runningTurnsKey(spaceOf(prefix), conv),
+      conv,
+      JSON.stringify({ runId: 'r1', workerId: 'w' }),
+    );
     // The transcript page's stream, asked once (its slow refresh), says the turn runs.
     const frame = (await (await get(`${transcriptUrl('main', conv)}/stream`)).json()) as {
       running: string[];
@@ -147,8 +152,8 @@ describe('sessions pages', () => {
   it('answers 404 for an unknown session, and shows an emptied one (after /new) as empty', async () => {
     expect((await get(transcriptUrl('main', 'local.test:nothing:'))).status).toBe(404);
     const conv = 'local.test:emptied:';
-    await seedHistory(redis, prefix, 'main', conv, [JSON.stringify({ role: 'user', content: 'x' })]);
-    await redis.del(historyKeys(prefix, 'main', conv)[0]);
+    await seedHistory(redis, spaceOf(prefix), 'main', conv, [JSON.stringify({ role: 'user', content: 'x' })]);
+    await redis.del(historyKeys(spaceOf(prefix), 'main', conv)[0]);
     const res = await get(transcriptUrl('main', conv));
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('No stored messages.');

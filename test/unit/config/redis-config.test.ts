@@ -111,16 +111,25 @@ cluster_nodes = ["redis://10.0.0.6:6379"]`),
     ]);
   });
 
-  it('check partitions: an integer 1-256, and only 1 until the partitioned layout exists', () => {
+  it('check partitions: an integer 1-256, each accepted on one Redis too', () => {
     expect(errors(load(withRedis('partitions = 0')))).toEqual([
       "Invalid config at 'redis.partitions': must be between 1 and 256",
     ]);
     expect(errors(load(withRedis('partitions = 2.0')))).toEqual([
       "Invalid config at 'redis.partitions': expected integer, found float",
     ]);
-    expect(errors(load(withRedis('partitions = 16')))).toEqual([
-      "Invalid config at 'redis.partitions': only 1 is supported by this version: partitions need the partitioned key layout (spec/config.md §15.1.1), which is not in this version",
+    expect(errors(load(withRedis('partitions = 257')))).toEqual([
+      "Invalid config at 'redis.partitions': must be between 1 and 256",
     ]);
-    expect(configOf(load(withRedis('partitions = 1'))).redis.partitions).toBe(1);
+    for (const n of [1, 16, 256]) {
+      const r = load(withRedis(`partitions = ${n}`));
+      expect(messages(r)).toEqual([]);
+      expect(configOf(r).redis.partitions).toBe(n);
+    }
+    const sentinel = load(
+      withRedis('sentinels = ["10.0.0.5:26379"]\nsentinel_master = "baton"\npartitions = 4'),
+    );
+    expect(messages(sentinel)).toEqual([]);
+    expect(configOf(sentinel).redis.partitions).toBe(4);
   });
 });

@@ -12,10 +12,25 @@ import { taskKeys } from '../../../src/delegation/task-records.ts';
 import { treeBudgetKey } from '../../../src/delegation/tree-budget.ts';
 import { leaseKey } from '../../../src/fleet/channel-lease.ts';
 import { refusedSendersKeys } from '../../../src/fleet/refused-senders.ts';
+import { runningTurnsKey } from '../../../src/fleet/running-turns.ts';
 import { groupBySlot, slotWriteKeys } from '../../../src/live/run-event-log.ts';
-import { CRON_QUEUE, DELEGATE_QUEUE } from '../../../src/queue/names.ts';
+import { drainJobKey } from '../../../src/queue/conversation-inbox.ts';
+import {
+  CRON_QUEUE,
+  DELEGATE_QUEUE,
+  inboxKeys,
+  liveKeys,
+  liveTurnKey,
+  outboxStreamKey,
+  replyIdempotencyKey,
+  replySentKey,
+  TURNS_QUEUE,
+  turnFilesKey,
+} from '../../../src/queue/names.ts';
 import { cronQueuePrefix, delegateQueuePrefix } from '../../../src/queue/queue-prefixes.ts';
 import { actionBucketKey } from '../../../src/security/action-buckets.ts';
+import { historyKeys } from '../../../src/session/history-store.ts';
+import { sessionIndexKey } from '../../../src/session/session-index.ts';
 
 const SRC = join(import.meta.dirname, '../../../src');
 // 16 partitions (the Cluster default): the conversation entries (conv) build their keys with `space`.
@@ -49,6 +64,14 @@ const runEventCalls = groupBySlot(
     .slice(0, 2)
     .map((root, i) => ({ root, at: 1_700_000_000_000 + i, session: ids.sessions[i] ?? '' })),
 );
+
+/** The conversation path's calls, one per sample conversation (`ids.sessions` are conversation ids). */
+const inbox = inboxKeys(space);
+const root = ids.roots[0] ?? '';
+const turnId = 'telegram.main:update-77';
+const channelOf = (c: string) => c.slice(0, c.indexOf(':'));
+const convSites = (site: string, keys: (c: string) => string[]): Site[] =>
+  ids.sessions.map((c) => ({ site: `${site} (${c})`, keys: keys(c) }));
 
 /** Each script (path under src) with the key lists its callers pass. */
 const scripts: Record<string, Site[]> = {
@@ -154,27 +177,65 @@ const scripts: Record<string, Site[]> = {
       keys: [actionBucketKey(prefix, 'main', 'telegram.main:42')],
     },
   ],
-};
-
-/**
- * TODO(conv): the conversation path's scripts, added by the conv helper with their keys (partition tags). Until
- * then each is reported pending (it.todo), so this file passes on a branch without them.
- */
-const pendingConv: Record<string, string> = {
-  'queue/lua/ingest-event-7.lua': 'TODO(conv) queue/conversation-inbox.ts ingest',
-  'queue/lua/settle-turn-10.lua': 'TODO(conv) queue/conversation-inbox.ts settle',
-  'queue/lua/drop-unreadable-head-4.lua': 'TODO(conv) queue/conversation-inbox.ts drop unreadable head',
-  'queue/lua/enqueue-reply-2.lua': 'TODO(conv) queue/reply-outbox.ts enqueue',
-  'queue/lua/claim-reply-slot-1.lua': 'TODO(conv) queue/reply-order.ts claim',
-  'queue/lua/ack-replies-var.lua': 'TODO(conv) queue/outbox-stream.ts ack',
-  'queue/lua/enqueue-live-op-3.lua':
-    'TODO(conv) queue/live-shows.ts: live state + outbox stream + live-turn list',
-  'queue/lua/live-begin-2.lua':
-    'TODO(conv) queue/live-slots.ts begin: live state + busy mark (same tag as above)',
-  'queue/lua/live-end-2.lua': 'TODO(conv) queue/live-slots.ts end: live state + busy mark',
-  'session/lua/append-history-3.lua': 'TODO(conv) session/history-store.ts append',
-  'fleet/lua/clear-running-turn-1.lua':
-    'TODO(conv) fleet/running-turns.ts clear (running-turns hash per partition)',
+  // The conversation path: every key under the conversation's partition tag (one call per sample conversation;
+  // test/unit/core/key-slots-conversation.test.ts runs them over many conversations).
+  'queue/lua/ingest-event-7.lua': convSites('queue/conversation-inbox.ts accept', (c) => [
+    inbox.dedupe(c, channelOf(c), 'evt-1'),
+    inbox.inbox(c),
+    inbox.active(c),
+    inbox.seq(c),
+    replySentKey(space, c),
+    sessionIndexKey(space, c),
+    drainJobKey(space, c),
+  ]),
+  'queue/lua/settle-turn-10.lua': convSites('queue/conversation-inbox.ts settle', (c) => [
+    inbox.inbox(c),
+    inbox.active(c),
+    replyIdempotencyKey(space, c, turnId),
+    outboxStreamKey(space, channelOf(c), c),
+    runningTurnsKey(space, c),
+    ...historyKeys(space, 'main', c),
+    sessionIndexKey(space, c),
+    liveTurnKey(space, c, turnId),
+    turnFilesKey(space, c, turnId),
+  ]),
+  'queue/lua/drop-unreadable-head-4.lua': convSites('queue/conversation-inbox.ts readable', (c) => [
+    inbox.inbox(c),
+    inbox.active(c),
+    inbox.seq(c),
+    outboxStreamKey(space, channelOf(c), c),
+  ]),
+  'queue/lua/enqueue-reply-2.lua': convSites('queue/reply-outbox.ts enqueueOutboxEntry', (c) => [
+    replyIdempotencyKey(space, c, 'cron:job-1:fire-2'),
+    outboxStreamKey(space, channelOf(c), c),
+  ]),
+  'queue/lua/claim-reply-slot-1.lua': convSites('queue/reply-order.ts claim', (c) => [
+    replySentKey(space, c),
+  ]),
+  'queue/lua/ack-replies-var.lua': convSites('queue/outbox-stream.ts flushAcks', (c) => [
+    outboxStreamKey(space, channelOf(c), c),
+    replySentKey(space, c),
+  ]),
+  'queue/lua/enqueue-live-op-3.lua': convSites('queue/live-shows.ts show', (c) => [
+    liveKeys(space, c, root).state,
+    outboxStreamKey(space, channelOf(c), c),
+    liveTurnKey(space, c, turnId),
+  ]),
+  'queue/lua/live-begin-2.lua': convSites('queue/live-slots.ts begin', (c) => [
+    liveKeys(space, c, root).state,
+    liveKeys(space, c, root).busy('preview'),
+  ]),
+  'queue/lua/live-end-2.lua': convSites('queue/live-slots.ts end', (c) => [
+    liveKeys(space, c, root).state,
+    liveKeys(space, c, root).busy('progress'),
+  ]),
+  'session/lua/append-history-3.lua': convSites('session/history-store.ts append', (c) => [
+    ...historyKeys(space, 'main', c),
+    sessionIndexKey(space, c),
+  ]),
+  'fleet/lua/clear-running-turn-1.lua': convSites('fleet/running-turns.ts markDone', (c) => [
+    runningTurnsKey(space, c),
+  ]),
 };
 
 /** Multi-key commands outside scripts (MGET, MULTI/EXEC, explicit pipelines) with the keys they name. */
@@ -235,10 +296,14 @@ commandSites.push(
   },
 );
 
-/** TODO(conv): multi-key command sites of the conversation path. */
-const pendingConvCommands: string[] = [
-  'TODO(conv) web/sessions/sessions-page.ts readSessions: pipeline of history LLENs + running-turns HMGET',
-];
+commandSites.push(
+  ...convSites('session/history-store.ts clear: DEL list and turn ids', (c) => historyKeys(space, 'main', c)),
+  ...convSites('queue/turn-queue.ts, turn-worker.ts: BullMQ turns queue of the partition', (c) => {
+    const job = drainJobKey(space, c);
+    return [job, ...bullKeys(job.slice(0, job.lastIndexOf(`:${TURNS_QUEUE}:`)), TURNS_QUEUE)];
+  }),
+);
+// web/sessions/sessions-page.ts readSessions: single-key LLEN/HEXISTS per row (the rows span partitions).
 
 const scriptFiles = (readdirSync(SRC, { recursive: true }) as string[])
   .filter((f) => f.endsWith('.lua') && !f.endsWith('.fragment.lua'))
@@ -254,10 +319,9 @@ const declaredKeys = (file: string) => {
 describe('one hash slot per script and command (Cluster layout)', () => {
   it('every script under src has an entry, and every entry names a script', () => {
     expect(scriptFiles.length).toBeGreaterThan(20);
-    const listed = new Set([...Object.keys(scripts), ...Object.keys(pendingConv)]);
+    const listed = new Set(Object.keys(scripts));
     expect(scriptFiles.filter((f) => !listed.has(f))).toEqual([]);
     expect([...listed].filter((f) => !scriptFiles.includes(f))).toEqual([]);
-    expect(Object.keys(scripts).filter((f) => f in pendingConv)).toEqual([]);
   });
 
   for (const [file, sites] of Object.entries(scripts)) {
@@ -275,16 +339,12 @@ describe('one hash slot per script and command (Cluster layout)', () => {
     });
   }
 
-  for (const [file, note] of Object.entries(pendingConv)) it.todo(`${file}: ${note}`);
-
   for (const s of commandSites) {
     it(`${s.site}: one slot`, () => {
       expect(s.keys.length).toBeGreaterThan(1);
       expect([...new Set(s.keys.map(slotOf))]).toHaveLength(1);
     });
   }
-
-  for (const note of pendingConvCommands) it.todo(note);
 
   it('a flush of several trees is split by slot, and each turn index joins a call', () => {
     expect(runEventCalls.flatMap((g) => g.trees.map(([r]) => r)).sort()).toEqual([...ids.roots].sort());

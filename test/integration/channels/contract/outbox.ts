@@ -10,6 +10,7 @@ import {
 import { createSilentLogger } from '../../../../src/core/logger.ts';
 import { createReplyOutbox } from '../../../../src/queue/reply-outbox.ts';
 import { startReplyPump } from '../../../../src/queue/reply-pump.ts';
+import { spaceOf } from '../../../helpers/key-space.ts';
 import { REDIS_URL } from '../../../helpers/redis.ts';
 
 export type SendOutcome =
@@ -50,12 +51,12 @@ export function startOutbox(adapter: ChannelAdapter, redis: Redis, prefix: strin
       }
     },
   };
-  const outbox = createReplyOutbox(redis, prefix);
+  const outbox = createReplyOutbox(redis, spaceOf(prefix));
   const pump = startReplyPump({
     adapter: recorded,
     redis,
     redisTarget: { url: REDIS_URL },
-    prefix,
+    space: spaceOf(prefix),
     logger: createSilentLogger(),
     consumer: 'contract',
     minIntervalMs: 0,

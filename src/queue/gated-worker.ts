@@ -1,0 +1,114 @@
+// One process-wide cap on running turns across the per-partition turns queues ([worker] concurrency).
+//
+// Each partition has its own BullMQ Worker (one queue per partition, spec/config.md §15.1.1). A worker takes a
+// slot of the shared gate *before* it moves a job to active, and gives it back when BullMQ is done with the job.
+// So a process never holds more active jobs than the cap: a job it cannot run yet stays waiting in Redis, where
+// another worker process can take it (a semaphore inside the processor would instead hoard up to partitions ×
+// cap jobs, locked but idle). Waiting for a job (BullMQ's blocking wait on its marker) holds no slot, so every
+// partition is listened to at once. With one partition this is BullMQ's own concurrency, unchanged.
+import { type Job, type Processor, Worker, type WorkerOptions } from 'bullmq';
+
+/** A counting semaphore, first come first served. */
+export class SlotGate {
+  #free: number;
+  readonly #waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.#free = size;
+  }
+  /** Callers queued for a slot. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+  /** Takes a slot if one is free now. */
+  tryAcquire(): boolean {
+    if (this.#free === 0) return false;
+    this.#free--;
+    return true;
+  }
+  async acquire(): Promise<void> {
+    if (this.#free > 0) {
+      this.#free--;
+      return;
+    }
+    await new Promise<void>((r) => this.#waiting.push(r));
+  }
+  release(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#free++;
+  }
+}
+
+/**
+ * A BullMQ Worker whose active jobs each hold a slot of `gate`.
+ *
+ * BullMQ fetches jobs one after another, up to its concurrency, before it starts the ones it has. So a worker
+ * holding a fetched job it has not started must not wait for a slot (that job would never start, and never give
+ * its slot back): it answers "no job" at once, and BullMQ starts what it has. Otherwise it waits for a slot: its
+ * running jobs end on their own and give theirs back (BullMQ's loop waits for nothing else meanwhile).
+ */
+export class GatedWorker<T> extends Worker<T> {
+  readonly #gate: SlotGate;
+  /** Slots this worker holds: jobs it moved to active and BullMQ has not finished with. */
+  #held = 0;
+  /** Of those, the jobs BullMQ has started processing. */
+  #started = 0;
+
+  /** Starts at once (BullMQ's autorun), once the gate is in place. */
+  constructor(name: string, processor: Processor<T>, opts: WorkerOptions, gate: SlotGate) {
+    super(name, processor, { ...opts, autorun: false });
+    this.#gate = gate;
+    this.run().catch((err: unknown) =>
+      this.emit('error', err instanceof Error ? err : new Error(String(err))),
+    );
+  }
+
+  protected override async moveToActive(token: string, name?: string): Promise<Job<T>> {
+    const gate = this.#gate;
+    if (!gate.tryAcquire()) {
+      if (this.#held > this.#started) {
+        // BullMQ's "no job": it starts the jobs it holds. The queue was not read, so the next fetch reads it
+        // without first waiting for a new-job marker (one may have been taken for the job left waiting).
+        (this as unknown as { drained: boolean }).drained = false;
+        return undefined as unknown as Job<T>;
+      }
+      await gate.acquire();
+    }
+    if (this.closing) {
+      gate.release();
+      return undefined as unknown as Job<T>; // BullMQ's own "no job" (its typing says Job)
+    }
+    let job: Job<T> | undefined;
+    try {
+      job = await super.moveToActive(token, name);
+    } finally {
+      if (job) this.#held++;
+      else gate.release();
+    }
+    return job;
+  }
+
+  override async processJob(
+    job: Job<T>,
+    token: string,
+    fetchNextCallback: () => boolean = () => true,
+  ): Promise<Job<T> | undefined> {
+    const gate = this.#gate;
+    let next: Job<T> | undefined;
+    this.#started++;
+    try {
+      // BullMQ may fetch this partition's next job as it completes this one: the slot then passes to that job,
+      // unless another partition is waiting for a slot (it goes to that one: partitions take turns).
+      next =
+        (await super.processJob(job, token, () => gate.waiting === 0 && fetchNextCallback())) || undefined;
+      return next;
+    } finally {
+      this.#started--;
+      // A next job keeps the slot (it is held, not yet started).
+      if (!next) {
+        this.#held--;
+        gate.release();
+      }
+    }
+  }
+}
