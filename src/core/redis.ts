@@ -29,10 +29,10 @@ export const CLUSTER_RETRY: Pick<
 /** The ioredis Cluster options for seed nodes and per-node options (BullMQ's connections use them too). */
 export function clusterClientOptions(
   nodeOptions: TargetOptions & { connectionName?: string },
-  opts: { lazy?: boolean; autoPipeline?: boolean } = {},
+  opts: { lazy?: boolean; autoPipeline?: boolean; failFast?: boolean } = {},
 ): ClusterOptions {
   return {
-    ...CLUSTER_RETRY,
+    ...(opts.failFast ? {} : CLUSTER_RETRY),
     // BullMQ checks maxRetriesPerRequest on the node options: null, as for a single Redis.
     redisOptions: { ...nodeOptions, maxRetriesPerRequest: null },
     lazyConnect: opts.lazy ?? false,

@@ -29,9 +29,17 @@ interface ClusterSpec {
 function clusterAwareFactory(opts: RedisOptions): IRedisClient {
   const { [CLUSTER_KEY]: cluster, url, ...rest } = opts as RedisOptions & { [CLUSTER_KEY]?: ClusterSpec };
   if (cluster) {
-    const named = rest.connectionName ? { connectionName: rest.connectionName } : {};
+    // Only a worker's dedicated blocking connection (BZPOPMIN on the queue's marker) gets a name from BullMQ.
+    // It fails fast in a failover instead of retrying for 30 s: BullMQ's own recovery (its watchdog resets the
+    // connection after the block timeout) must not meet a command still retrying on the client it resets,
+    // which left a worker waiting forever in runs here. Adds and job moves keep the long retry.
+    const blocking = rest.connectionName !== undefined;
+    const named = blocking ? { connectionName: rest.connectionName } : {};
     return createIORedisClient(
-      new Cluster(cluster.nodes, clusterClientOptions({ ...cluster.options, ...named })),
+      new Cluster(
+        cluster.nodes,
+        clusterClientOptions({ ...cluster.options, ...named }, { failFast: blocking }),
+      ),
     );
   }
   return createIORedisClient(url ? new Redis(url, rest) : new Redis(rest));

@@ -52,6 +52,8 @@ describe('BullMQ on a Redis Cluster through a failover', () => {
       `cluster queue failover: killed ${victim} after ${killedAt - started} ms; ${seen.size}/300 run, ` +
         `missing ${missing.length}, twice ${twice.length}, client errors ${errors.length}`,
     );
+    // The worker's blocking connection fails fast through the failover (queue/connection.ts) and says so.
+    if (errors.length) console.log(`client errors: ${[...new Set(errors)].join('; ')}`);
     expect(missing).toEqual([]);
     // After the promotion the same clients go on.
     await queue.add('conversation', { n: 300 }, { jobId: 'job-300' });
