@@ -2,6 +2,7 @@
 // the test's end of a pipe, so when the test process dies (a crash, a killed vitest fork, a timeout that skips
 // afterAll) the pipe closes and the watchdog SIGKILLs the server. Also: one-shot commands against a port.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 
 export interface RedisServerProcess {
@@ -13,8 +14,11 @@ export interface RedisServerProcess {
   alive(): boolean;
 }
 
-// `read` returns at EOF: the test closed stdin (stop) or died. Either way the server goes with it.
-const WATCHDOG = 'redis-server "$@" & pid=$!; echo "$pid"; read _ignored; kill -9 "$pid" 2>/dev/null; wait';
+// `read` returns at EOF: the test closed stdin (stop) or died. Either way the server goes with it; so it does
+// when the watchdog itself is sent TERM, INT or HUP (a runner stopping the process group).
+const WATCHDOG =
+  'redis-server "$@" & pid=$!; trap \'kill -9 "$pid" 2>/dev/null; exit 0\' TERM INT HUP; echo "$pid"; ' +
+  'read _ignored; kill -9 "$pid" 2>/dev/null; wait';
 
 /** `redis-server [configFile] --port <port> ...args` (a config file must come first, e.g. a sentinel's). */
 export async function startRedisServer(
@@ -35,10 +39,10 @@ export async function startRedisServer(
     });
     sh.once('exit', (code) => reject(new Error(`redis-server on port ${port} did not start (exit ${code})`)));
   });
+  // Gone, or a zombie nobody has reaped yet (its watchdog died first): either way no longer serving.
   const alive = () => {
     try {
-      process.kill(pid, 0);
-      return true;
+      return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
     } catch {
       return false;
     }
