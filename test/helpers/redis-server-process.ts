@@ -2,7 +2,7 @@
 // the test's end of a pipe, so when the test process dies (a crash, a killed vitest fork, a timeout that skips
 // afterAll) the pipe closes and the watchdog SIGKILLs the server. Also: one-shot commands against a port.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 
 export interface RedisServerProcess {
@@ -41,6 +41,12 @@ export async function startRedisServer(
   });
   // Gone, or a zombie nobody has reaped yet (its watchdog died first): either way no longer serving.
   const alive = () => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    if (!existsSync('/proc/self/stat')) return true; // no /proc (macOS): a zombie counts as alive there
     try {
       return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
     } catch {
