@@ -16,6 +16,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Every Lua script call proves its keys share one hash slot (core/key-layout.ts), as a Redis Cluster needs.
+    env: { BATON_SLOT_CHECK: '1' },
     maxWorkers: workers,
   },
 });

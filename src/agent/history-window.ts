@@ -115,6 +115,9 @@ export function historyTurns(history: readonly ChatMessage[]): ChatMessage[][] {
 }
 
 function pairedOnly(turn: readonly ChatMessage[]): ChatMessage[] {
+  // Most turns hold no tool call at all: every message is kept as is.
+  if (!turn.some((m) => m.role === 'tool' || (m.role === 'assistant' && m.toolCalls?.length)))
+    return [...turn];
   const called = new Set<string>();
   const answered = new Set<string>();
   for (const m of turn) {

@@ -1,6 +1,7 @@
 // The system prompt of a run, in the section order of delegate.md §9.8.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { utcPeriods } from '../cost/pricing.ts';
 import type { ToolSpec } from '../providers/types.ts';
 
 const WORKSPACE_FILES = ['AGENTS.md', 'SOUL.md', 'IDENTITY.md', 'USER.md', 'BOOTSTRAP.md'];
@@ -42,19 +43,60 @@ async function readIfExists(path: string): Promise<string | null> {
 }
 
 /** Built prompts, for as long as the workspace files they include are cached: most turns reuse one. */
-const promptCache = new Map<string, { text: string; builtAt: number }>();
+const promptCache = new Map<string, Built>();
 const PROMPT_CACHE_MAX = 500;
 
+/**
+ * The last prompt per workspace and what it was built from: a turn's inputs are nearly always the same strings
+ * as the last turn's, and comparing them is cheaper than joining every tool description into the cache key.
+ */
+interface LastPrompt {
+  listTools: boolean;
+  today: string;
+  extra: readonly string[];
+  tools: readonly { name: string; description: string }[];
+  built: Built;
+}
+interface Built {
+  text: string;
+  builtAt: number;
+}
+const lastByWorkspace = new Map<string, LastPrompt>();
+
+const sameInputs = (last: LastPrompt, input: SystemPromptInput, today: string, extra: readonly string[]) =>
+  last.listTools === input.listTools &&
+  last.today === today &&
+  last.extra.length === extra.length &&
+  last.extra.every((s, i) => s === extra[i]) &&
+  last.tools.length === input.tools.length &&
+  last.tools.every(
+    (t, i) => t.name === input.tools[i]?.name && t.description === input.tools[i]?.description,
+  );
+
 export async function buildSystemPrompt(input: SystemPromptInput): Promise<string> {
-  const today = (input.now ?? new Date()).toISOString().slice(0, 10);
-  let key = `${input.workspaceDir}\u0000${input.listTools}\u0000${today}\u0000${(input.extra ?? []).join('\u0001')}`;
+  const today = utcPeriods(input.now ?? new Date()).day;
+  const extra = input.extra ?? [];
+  const last = lastByWorkspace.get(input.workspaceDir);
+  const fresh = (b: Built) => Date.now() - b.builtAt < FILE_CACHE_MS;
+  if (last && fresh(last.built) && sameInputs(last, input, today, extra)) return last.built.text;
+  let key = `${input.workspaceDir}\u0000${input.listTools}\u0000${today}\u0000${extra.join('\u0001')}`;
   for (const t of input.tools) key += `\u0000${t.name}\u0001${t.description}`;
-  const hit = promptCache.get(key);
-  if (hit && Date.now() - hit.builtAt < FILE_CACHE_MS) return hit.text;
-  const text = await composeSystemPrompt(input, today);
-  if (promptCache.size >= PROMPT_CACHE_MAX) promptCache.clear();
-  promptCache.set(key, { text, builtAt: Date.now() });
-  return text;
+  let built = promptCache.get(key);
+  if (!built || !fresh(built)) {
+    built = { text: await composeSystemPrompt(input, today), builtAt: Date.now() };
+    if (promptCache.size >= PROMPT_CACHE_MAX) promptCache.clear();
+    promptCache.set(key, built);
+  }
+  if (lastByWorkspace.size >= PROMPT_CACHE_MAX) lastByWorkspace.clear();
+  const tools = input.tools.map((t) => ({ name: t.name, description: t.description }));
+  lastByWorkspace.set(input.workspaceDir, {
+    listTools: input.listTools,
+    today,
+    extra: [...extra],
+    tools,
+    built,
+  });
+  return built.text;
 }
 
 async function composeSystemPrompt(input: SystemPromptInput, today: string): Promise<string> {

@@ -49,11 +49,24 @@ export class CrossSlotError extends Error {
 /** Throws CrossSlotError naming the site and the keys when `keys` span more than one hash slot. */
 export function assertOneSlot(site: string, keys: readonly string[]): void {
   if (keys.length < 2) return;
+  // Checked on every script call: keys that share their hashed part share the slot, no CRC needed.
+  const part = hashedPart(keys[0] as string);
+  if (keys.every((k) => hashedPart(k) === part)) return;
   const first = slotOf(keys[0] as string);
   if (keys.every((k) => slotOf(k) === first)) return;
   throw new CrossSlotError(
     `${site}: keys in more than one hash slot: ${keys.map((k) => `${k} (${slotOf(k)})`).join(', ')}`,
   );
+}
+
+/** What Redis hashes: the text of the first `{…}` with something in it, else the whole key. */
+function hashedPart(key: string): string {
+  const open = key.indexOf('{');
+  if (open !== -1) {
+    const close = key.indexOf('}', open + 1);
+    if (close > open + 1) return key.slice(open + 1, close);
+  }
+  return key;
 }
 
 /** The Cluster hash slot of a key (CRC16 of its tag, or of the whole key without one), as Redis computes it. */

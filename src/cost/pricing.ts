@@ -31,8 +31,20 @@ export function priceToolCall(rates: CostConfig['rates'], tool: string): number 
   return Math.round(toolRateOf(rates, tool) * 1_000_000);
 }
 
+const DAY_MS = 86_400_000;
+/** The day of the last call: a turn asks several times, and formatting the date each time showed in profiles. */
+let lastDay: { from: number; to: number; periods: Readonly<{ day: string; month: string }> } | null = null;
+
 /** UTC day and month keys (`2026-09-01`, `2026-09`): the ledger's reset boundaries. */
-export function utcPeriods(now: Date): { day: string; month: string } {
-  const iso = now.toISOString();
-  return { day: iso.slice(0, 10), month: iso.slice(0, 7) };
+export function utcPeriods(now: Date): Readonly<{ day: string; month: string }> {
+  const t = now.getTime();
+  if (lastDay && t >= lastDay.from && t < lastDay.to) return lastDay.periods;
+  const iso = now.toISOString(); // throws for an invalid date, as before
+  const from = Math.floor(t / DAY_MS) * DAY_MS;
+  lastDay = {
+    from,
+    to: from + DAY_MS,
+    periods: Object.freeze({ day: iso.slice(0, 10), month: iso.slice(0, 7) }),
+  };
+  return lastDay.periods;
 }

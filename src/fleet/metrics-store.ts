@@ -113,7 +113,10 @@ const MAX_LABEL_CHARS = 64;
 /** How long increments are summed in memory before one write. */
 const FLUSH_MS = 250;
 
+const NEEDS_ESCAPE = /[\\"\n]/;
+
 export function escapeLabelValue(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value; // label values are plain words nearly always
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 

@@ -1,6 +1,7 @@
 // Maps one failed request to a failure class and a retry decision, from typed SDK errors only.
-import { AISDKError, APICallError } from 'ai';
+
 import type { FailureEvent } from './failure-summary.ts';
+import { AISDKError, APICallError } from './sdk-errors.ts';
 import type { FailureClass } from './types.ts';
 
 export interface ClassifiedFailure {

@@ -1,8 +1,9 @@
 // Turns a ModelRequest into one call of the provider model's doStream (prompt, tools, settings) and maps the
 // reply back.
-import { InvalidArgumentError, MissingToolResultsError } from 'ai';
+
 import { functionTools, nativePrompt, plainPrompt, unansweredToolCalls } from './model-prompt.ts';
 import type { CallTuning } from './native-thinking.ts';
+import { InvalidArgumentError, MissingToolResultsError } from './sdk-errors.ts';
 import type { SdkCallOptions, SdkModel, SdkPrompt, SdkTool } from './sdk-model.ts';
 import { readReply, type StreamedReasoning, type StreamedReply } from './stream-reply.ts';
 import { parseToolCallBlocks, renderTextHistory, toolProtocolSection } from './text-tool-calls.ts';

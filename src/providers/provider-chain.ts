@@ -13,7 +13,7 @@ import {
 } from './model-request.ts';
 import { keyName, selectCandidates } from './model-selection.ts';
 import { tuneForThinking } from './native-thinking.ts';
-import { createSdkModel, type SdkModel } from './sdk-model.ts';
+import { createSdkModel, preloadSdkPackage, type SdkModel } from './sdk-model.ts';
 import { diagnoseSetup, type FailedAttempt } from './setup-problem.ts';
 import { chainToolProtocol, requestToolMode } from './tool-protocol.ts';
 import type { ModelProvider, ModelRequest, ModelResponse, ServedBy } from './types.ts';
@@ -65,17 +65,19 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
   const first = candidates[0];
   if (first === undefined) throw new Error(`provider "${opts.ref}" has no model configured`);
   const baseFetch = opts.fetch ?? globalThis.fetch;
-  const models = new Map<string, SdkModel>();
+  const models = new Map<string, Promise<SdkModel>>();
+  for (const c of candidates) preloadSdkPackage(c.type);
   const protocol = chainToolProtocol(candidates.map((c) => c.nativeTools));
   const maxAttempts = opts.reliability.provider_retries + 1;
   const redactKeys = createRedactor(candidates.flatMap((c) => (c.apiKey === undefined ? [] : [c.apiKey])));
 
-  const sdkModel = (candidate: Candidate, model: string): SdkModel => {
+  const sdkModel = (candidate: Candidate, model: string): Promise<SdkModel> => {
     const key = `${candidate.index}\u0000${model}`;
     let m = models.get(key);
     if (m === undefined) {
       m = createSdkModel({ ...candidate, model }, baseFetch);
       models.set(key, m);
+      m.catch(() => models.delete(key)); // the next attempt tries again
     }
     return m;
   };
@@ -106,7 +108,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
         },
         req.thinking,
       );
-      const result = await callModel(sdkModel(a.candidate, a.model), prepared, {
+      const result = await callModel(await sdkModel(a.candidate, a.model), prepared, {
         ...tuning,
         signal: AbortSignal.any([signal, timer.signal]),
         onText: req.onText,

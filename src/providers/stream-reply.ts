@@ -1,6 +1,7 @@
 // Reads the provider model's doStream parts into one reply, with the text as it grows: what streamText's
 // fullStream carried for one step, without its chain of transform streams.
-import { APICallError, InvalidResponseDataError, NoOutputGeneratedError, type ProviderMetadata } from 'ai';
+import type { ProviderMetadata } from 'ai';
+import { APICallError, InvalidResponseDataError, NoOutputGeneratedError } from './sdk-errors.ts';
 import type { SdkStreamPart } from './sdk-model.ts';
 import { toolInput } from './tool-input.ts';
 import type { TokenUsage, ToolCall } from './types.ts';

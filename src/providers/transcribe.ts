@@ -1,12 +1,12 @@
 // Voice notes to text (media.md §3): the `[transcription]` provider's OpenAI-compatible `/audio/transcriptions`,
 // through the AI SDK's transcription support (the openai package's transcription model at the provider's uri).
-import { createOpenAI } from '@ai-sdk/openai';
-import { APICallError, experimental_transcribe as transcribe } from 'ai';
+// The `ai` package and the openai package load on the first voice note, not with every process.
 import { providerCredential } from '../config/credentials.ts';
 import { DEFAULT_PROVIDER_URI } from '../config/defaults.ts';
 import { ownEntry, providerOf } from '../config/lookup.ts';
 import type { BatonConfig } from '../config/types.ts';
-import { versioned, withoutEmptyCredentials } from './sdk-model.ts';
+import { APICallError } from './sdk-errors.ts';
+import { loadOpenAIPackage, versioned, withoutEmptyCredentials } from './sdk-model.ts';
 
 export interface Transcriber {
   /** The transcript, trimmed; throws TranscriptionError when the provider fails or hears nothing. */
@@ -34,17 +34,23 @@ export function createTranscriber(
   const uri = (entry?.uri ?? ownEntry(DEFAULT_PROVIDER_URI, entry?.type ?? ''))?.replace(/\/+$/, '');
   if (!entry || !uri || entry.type === 'anthropic') return null;
   const baseURL = entry.type === 'ollama' ? versioned(uri) : uri;
-  const model = createOpenAI({
+  const settings = {
     baseURL,
     // Always a string: the package would otherwise read OPENAI_API_KEY from process.env itself.
     apiKey: providerCredential(entry, env) ?? '',
     headers: entry.extra_headers,
     fetch: withoutEmptyCredentials(baseFetch),
     name: entry.ref,
-  }).transcription(config.transcription.model);
+  };
+  const modelId = config.transcription.model;
   return {
     async transcribe(audio, signal) {
       try {
+        const [{ createOpenAI }, { experimental_transcribe: transcribe }] = await Promise.all([
+          loadOpenAIPackage(),
+          import('ai'),
+        ]);
+        const model = createOpenAI(settings).transcription(modelId);
         const result = await transcribe({ model, audio, abortSignal: signal, maxRetries: 0 });
         const text = result.text.trim();
         if (text === '') throw new TranscriptionError('empty transcript');

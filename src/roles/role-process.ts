@@ -10,6 +10,7 @@ import { keySpaceOf } from '../queue/names.ts';
 import { createChannelAdapters } from './channel-adapters.ts';
 import { startConfigReload } from './config-reload.ts';
 import { startGatewayRole } from './gateway-role.ts';
+import { compactAfterStart } from './heap-compact.ts';
 import { boundHeapGrowth } from './heap-growth.ts';
 import { shuttingDown, stopped } from './role-messages.ts';
 import { startupSummary } from './startup-summary.ts';
@@ -71,6 +72,7 @@ async function runUntilStopped(
   const config = loaded.config;
   // A long-running process: bound the garbage a burst may leave in the heap (heap-growth.ts).
   boundHeapGrowth(io.env);
+  boundYoungGeneration(io.env); // and what a burst leaves in the young generation (young-generation.ts)
   const logger = createLogger({ secrets: config.secrets });
   // Resilient loading: a bad section is dropped and the rest starts, so operators can repair the file.
   for (const d of loaded.diagnostics)
@@ -137,6 +139,8 @@ async function runUntilStopped(
       inEffect = next;
     },
   });
+  // Started: release what loading left behind before the process settles into its work (heap-compact.ts).
+  compactAfterStart(io.env);
   const label = role === 'start' ? 'gateway + worker' : role;
   for (const line of startupSummary(
     config,
@@ -147,11 +151,8 @@ async function runUntilStopped(
     opsUrl,
   ))
     io.out(line);
-  // Running: the young generation may grow again, within its bound (young-generation.ts).
-  const youngGeneration = boundYoungGeneration(io.env);
 
   const reason = await stopSignal;
-  youngGeneration.stop();
   io.out(shuttingDown(reason, config.worker.shutdown_grace_secs));
   const graceMs = config.worker.shutdown_grace_secs * 1000;
   await reload.close();

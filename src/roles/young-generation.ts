@@ -1,116 +1,51 @@
-// How large V8's young generation (the new space: two semi-spaces) of a `baton` process may grow.
-// V8 doubles a semi-space whenever more than its size survived scavenges since the last doubling, up to a
-// maximum it derives from the machine's memory: 64 MB per semi-space here, so the new space alone held about
-// 100 MB resident after a 1,000-message burst of `baton start` (its pages stay committed once touched). And module
-// loading at startup survives scavenges at a high rate (the modules' objects live for good), so an idle process
-// had already grown it to 28 MB resident before any traffic.
-// Two bounds, measured with `baton start` (2026-12-04, test/bench/process-lane.ts, alternating with
-// BATON_SEMI_SPACE_MB=0, which turns both off):
-// - startup: no growth until the role runs (growth factor 1 while modules load; what survives is promoted, as
-//   the modules' objects would be anyway): web-only idle 152–162 → 137–142 MB resident;
-// - running: the first growth goes straight to the bound (the factor is bound ÷ current size), so the first
-//   traffic finds the nursery it found before the hold; then no growth past BATON_SEMI_SPACE_MB (default 32,
-//   half V8's choice here): RSS after the lane's 1,000-message burst 282–333 → 226–261 MB, CPU per sequential
-//   turn within the noise of the same minutes. Bounds of 16 / 8 MB cost +10–15 / +20–25 % burst CPU.
-// V8 reads `--max-semi-space-size` only when the heap is created, so the bound is kept through the growth factor,
-// which it reads at every resize.
-// The decision follows each collection (a `gc` performance observer, delivered between ticks): a synchronous
-// stretch that runs two growing scavenges before the next tick can pass the bound once.
+// Bounds V8's young generation in a long-running role. V8 doubles the young generation while a burst's objects
+// survive scavenges, up to 128 MB reserved on a machine with a large heap limit, and keeps what it grew: after
+// the 1,000-message burst of `baton start`, 103 MB of its 273 MB resident were young-generation pages holding
+// 3.5 MB of objects. `--max-semi-space-size` would bound it but only as a node flag given at start (every
+// launcher would need it); the growth factor V8 reads at each resize instead, so a role lets the young
+// generation grow (factor 2, V8's default) until it reaches the bound and holds it there (factor 1), re-checked
+// after every collection (V8 may shrink it when allocation is low; it may then grow again up to the bound).
+// The price is CPU under a burst: more scavenges and more promotion. Measured in alternating runs after the
+// burst: V8's own 275–291 MB at 2.12–2.26 ms of CPU per burst turn; 64 MB 214–231 MB at 2.38–2.39 ms; 32 MB
+// 197–212 MB at 2.49–2.57 ms. Sequential turns showed no difference.
 import { PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
-export const DEFAULT_SEMI_SPACE_MB = 32;
+/** The young generation's size (as V8 reports `new_space`) a role lets it reach, MB: half V8's own maximum. */
+export const DEFAULT_YOUNG_GENERATION_MB = 64;
 
-/** V8's own growth factor (`--semi-space-growth-factor` default). */
 const V8_GROWTH_FACTOR = 2;
-const OPERATOR_FLAGS = ['max-semi-space-size', 'semi-space-growth-factor', 'min-semi-space-size'];
-const MB = 2 ** 20;
 
-type SetFlags = (flags: string) => void;
-
-/** The bound in MB per semi-space, or null when V8 decides (operator's own flags, or BATON_SEMI_SPACE_MB=0). */
-export function semiSpaceBoundMb(
-  env: Record<string, string | undefined>,
-  execArgv: readonly string[] = process.execArgv,
-): number | null {
-  if ([...execArgv, env.NODE_OPTIONS ?? ''].some((a) => OPERATOR_FLAGS.some((f) => a.includes(f))))
-    return null;
-  const raw = env.BATON_SEMI_SPACE_MB;
-  const mb = raw === undefined || raw.trim() === '' ? DEFAULT_SEMI_SPACE_MB : Number(raw);
-  return Number.isInteger(mb) && mb > 0 ? mb : null;
-}
-
-let holding = false;
-
-/** Stops the young generation's growth while a process starts (see above); `releaseHold` undoes it. */
-export function holdYoungGeneration(
-  env: Record<string, string | undefined>,
-  execArgv: readonly string[] = process.execArgv,
-  setFlags: SetFlags = v8.setFlagsFromString,
-): boolean {
-  if (semiSpaceBoundMb(env, execArgv) === null) return false;
-  setFlags('--semi-space-growth-factor=1');
-  holding = true;
-  return true;
-}
-
-/** V8's own growth again after a startup hold (a command that is not a long-running role); no-op without one. */
-export function releaseHold(setFlags: SetFlags = v8.setFlagsFromString): void {
-  if (!holding) return;
-  holding = false;
-  setFlags(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
-}
+const newSpaceBytes = () =>
+  v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 
 /**
- * The decision after each collection: the growth factor that takes the next growth to `boundMb` and no further,
- * given the current semi-space size (1 at the bound). Calls `setFlags` only when the factor changes.
- */
-export function semiSpaceGovernor(boundMb: number, setFlags: SetFlags): (semiSpaceMb: number) => number {
-  let factor = 0; // unknown: the first decision always sets it
-  return (semiSpaceMb) => {
-    const next = Math.max(1, Math.floor(boundMb / Math.max(semiSpaceMb, 1)));
-    if (next !== factor) {
-      factor = next;
-      setFlags(`--semi-space-growth-factor=${next}`);
-    }
-    return next;
-  };
-}
-
-function semiSpaceMb(): number {
-  const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-  return space ? space.space_size / 2 / MB : 0;
-}
-
-export interface YoungGenerationBound {
-  boundMb: number | null;
-  stop(): void;
-}
-
-/**
- * For a running role: lets the young generation grow again, up to the bound, re-deciding after every collection.
- * Returns what it set; `stop` hands growth back to V8 (in-process roles of tests, which outlive their role).
+ * Starts holding the young generation at `BATON_YOUNG_GENERATION_MB` (default 64; 0: V8 decides), unless the
+ * operator sized it with node flags. Returns a stop function, or null when V8 decides.
  */
 export function boundYoungGeneration(
   env: Record<string, string | undefined>,
   execArgv: readonly string[] = process.execArgv,
-  setFlags: SetFlags = v8.setFlagsFromString,
-): YoungGenerationBound {
-  const boundMb = semiSpaceBoundMb(env, execArgv);
-  if (boundMb === null) {
-    releaseHold(setFlags);
-    return { boundMb, stop: () => {} };
-  }
-  holding = false; // the governor sets the factor from here on
-  const decide = semiSpaceGovernor(boundMb, setFlags);
-  decide(semiSpaceMb());
-  const observer = new PerformanceObserver(() => decide(semiSpaceMb()));
+  setFlags: (flags: string) => void = v8.setFlagsFromString,
+  size: () => number = newSpaceBytes,
+): (() => void) | null {
+  if ([...execArgv, env.NODE_OPTIONS ?? ''].some((a) => a.includes('semi-space'))) return null;
+  const raw = env.BATON_YOUNG_GENERATION_MB;
+  const mb = raw === undefined || raw.trim() === '' ? DEFAULT_YOUNG_GENERATION_MB : Number(raw);
+  if (!Number.isFinite(mb) || mb <= 0) return null;
+  const bound = mb * 2 ** 20;
+  let growing = true;
+  const check = () => {
+    const atBound = size() >= bound;
+    if (atBound !== growing) return; // unchanged
+    growing = !atBound;
+    setFlags(`--semi-space-growth-factor=${growing ? V8_GROWTH_FACTOR : 1}`);
+  };
+  const observer = new PerformanceObserver(check);
   observer.observe({ entryTypes: ['gc'] });
-  return {
-    boundMb,
-    stop() {
-      observer.disconnect();
-      setFlags(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
-    },
+  check();
+  return () => {
+    observer.disconnect();
+    if (!growing) setFlags(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
   };
 }

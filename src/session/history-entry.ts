@@ -97,6 +97,10 @@ export function dropOrphans(messages: readonly ChatMessage[]): ChatMessage[] {
     if (m.role === 'tool') continue; // reached only when no assistant call precedes it: an orphan
     let end = i + 1;
     while (end < messages.length && messages[end]!.role === 'tool') end++;
+    if (end === i + 1 && !m.toolCalls?.length) {
+      out.push(m); // a plain answer, most of a history: nothing to pair
+      continue;
+    }
     const results = messages.slice(i + 1, end) as Extract<ChatMessage, { role: 'tool' }>[];
     i = end - 1;
     const calls = m.toolCalls ?? [];

@@ -1,5 +1,6 @@
 // A `baton start` loads only the channel libraries its config enables: a web-only process never loads grammy,
-// discord.js or Bolt (they are large), and one with a Telegram channel loads grammy but neither of the others.
+// discord.js or Bolt (they are large), and one with a Telegram channel loads grammy but neither of the others;
+// nor does it load the `ai` package or the provider package of a type its config does not name.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,9 @@ external_peers = ["web:local"]
     );
     expect(loaded).toContain('ioredis'); // the recorder saw the process's packages
     expect(loaded.filter((p) => CHANNEL_LIBRARIES.includes(p))).toEqual([]);
+    // Nor the `ai` package (baton calls the provider packages itself), nor a provider package of a type the
+    // config does not name (its agent is on a `custom` provider).
+    expect(loaded.filter((p) => ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai'].includes(p))).toEqual([]);
     // The web chat's Markdown renderer loads with the first message it renders (web/markdown.ts).
     expect(loaded).not.toContain('markdown-it');
   }, 60_000);

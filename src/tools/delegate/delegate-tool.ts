@@ -29,6 +29,8 @@ export interface DelegateToolOptions {
 }
 
 const MANAGEMENT = ['check_result', 'list_results', 'cancel_task', 'await_sessions'];
+/** The tool is built per run; its (pass-through) input schema need not be. */
+const ANY_INPUT = z.unknown();
 
 export function createDelegateTool(opts: DelegateToolOptions): Tool<unknown> {
   const deps: ExecuteDeps = {
@@ -46,7 +48,7 @@ export function createDelegateTool(opts: DelegateToolOptions): Tool<unknown> {
     name: 'delegate',
     description: DELEGATE_DESCRIPTION,
     parameters: delegateParameters(advertisedRoster(opts.config, opts.rosterFor, opts.rosterPolicy)),
-    input: z.unknown(),
+    input: ANY_INPUT,
     async execute(raw, ctx) {
       const args: Args = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Args) : {};
       const cap = opts.capability ?? capabilityOf(ctx.run);

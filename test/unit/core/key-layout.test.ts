@@ -27,4 +27,12 @@ describe('key layout', () => {
     ).toThrow(CrossSlotError);
     expect(globalTag('baton', 'cost')).toBe('{baton:cost}');
   });
+
+  it('compares slots, not tags: two tags in one slot pass, an empty tag hashes the whole key', () => {
+    let other = 0;
+    while (slotOf(`{y${other}}:b`) !== slotOf('{x}:a')) other++;
+    expect(() => assertOneSlot('site', ['{x}:a', `{y${other}}:b`])).not.toThrow();
+    expect(slotOf('{}:a')).not.toBe(slotOf('{}:b'));
+    expect(() => assertOneSlot('site', ['{}:a', '{}:b'])).toThrow(CrossSlotError);
+  });
 });
