@@ -42,6 +42,10 @@ export const REDIS_PREFIX_PATTERN = 'must match [A-Za-z0-9_-]+';
 export const SENTINEL_FORM = 'expected "host:port", e.g. "10.0.0.5:26379"';
 export const CLUSTER_NODE_FORM = 'expected a redis:// or rediss:// URL, e.g. "redis://10.0.0.5:6379"';
 export const LIST_EMPTY = 'must not be empty';
+export const CLUSTER_DATABASE =
+  'a Redis Cluster has database 0 only: leave the database number out of the URL';
+export const CLUSTER_NODES_DISAGREE =
+  'must use the same scheme, username and password as redis.cluster_nodes[0] (one client connects to every node)';
 export const SENTINELS_AND_CLUSTER = 'set either sentinels or cluster_nodes, not both';
 export const SENTINEL_MASTER_REQUIRED = 'required when sentinels is set';
 export const SENTINEL_MASTER_UNUSED = 'ignored without sentinels';

@@ -1,8 +1,10 @@
-// How the keys of [redis] combine (spec/config.md §15.1): Sentinel or Cluster, the master name, and what
-// this version cannot do yet. Partitions 1–256 work on every form (the range has its own error). Reads
-// the raw document, like rules.ts, so a sibling's type error does not hide these.
-import { CLUSTER_NOT_YET } from '../core/redis-target.ts';
+// How the keys of [redis] combine (spec/config.md §15.1): Sentinel or Cluster, the master name, and Cluster
+// node URLs that one client can use. Partitions 1–256 work on every form (the range has its own error).
+// Reads the raw document, like rules.ts, so a sibling's type error does not hide these.
+import { isRedisUrl } from '../core/redis-target.ts';
 import {
+  CLUSTER_DATABASE,
+  CLUSTER_NODES_DISAGREE,
   invalid,
   SENTINEL_MASTER_REQUIRED,
   SENTINEL_MASTER_UNUSED,
@@ -29,6 +31,27 @@ export function checkRedisRules(doc: Record<string, unknown>): Diagnostic[] {
     const path = 'redis.sentinel_master';
     out.push({ severity: 'warning', path, message: warningText(path, SENTINEL_MASTER_UNUSED) });
   }
-  if (cluster) error('redis.cluster_nodes', CLUSTER_NOT_YET);
+  if (Array.isArray(redis.cluster_nodes)) checkClusterNodes(redis.cluster_nodes, error);
   return out;
+}
+
+/**
+ * One ioredis Cluster client uses one set of node options: every node URL must agree with the first on
+ * scheme, username and password; and a Cluster has database 0 only.
+ */
+function checkClusterNodes(nodes: unknown[], error: (path: string, reason: string) => void): void {
+  const urls = nodes.map((n) => (typeof n === 'string' && isRedisUrl(n) ? new URL(n) : undefined));
+  const first = urls[0];
+  for (const [i, u] of urls.entries()) {
+    if (!u) continue; // the schema already names a malformed URL
+    const path = `redis.cluster_nodes[${i}]`;
+    if (!/^\/?0?$/.test(u.pathname)) error(path, CLUSTER_DATABASE);
+    else if (
+      first &&
+      i > 0 &&
+      (u.protocol !== first.protocol || u.username !== first.username || u.password !== first.password)
+    ) {
+      error(path, CLUSTER_NODES_DISAGREE);
+    }
+  }
 }

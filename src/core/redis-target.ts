@@ -1,6 +1,6 @@
-// Where baton's Redis is: one plain URL, or a Sentinel-managed master (spec/config.md §15.1). Every
-// connection (ioredis clients and BullMQ's own) takes its options from here, through core/redis.ts and
-// queue/connection.ts.
+// Where baton's Redis is: one plain URL, a Sentinel-managed master, or a Redis Cluster (spec/config.md
+// §15.1). Every connection (ioredis clients and BullMQ's own) takes its options from here, through
+// core/redis.ts and queue/connection.ts.
 
 /**
  * The connection part of the normalised `[redis]` section (BatonConfig.redis is one). `url` always carries
@@ -11,20 +11,12 @@ export interface RedisTarget {
   /** `host:port` of the sentinels to ask for the master of `sentinel_master`. */
   sentinels?: readonly string[] | undefined;
   sentinel_master?: string | undefined;
-  /** Redis Cluster seed nodes: not connectable by this version (the partitioned key layout comes first). */
+  /** Redis Cluster seed nodes (`redis://` / `rediss://` URLs, which also carry username, password, TLS). */
   cluster_nodes?: readonly string[] | undefined;
 }
 
 /** A target for one plain URL (tests, tools). */
 export const urlTarget = (url: string): RedisTarget => ({ url });
-
-export class RedisClusterUnsupportedError extends Error {
-  override readonly name = 'RedisClusterUnsupportedError';
-}
-
-/** The one line printed wherever Cluster would be needed (config check and role start). */
-export const CLUSTER_NOT_YET =
-  'Redis Cluster needs the partitioned key layout (spec/config.md §15.1.1), which this version of baton does not have yet; connect through url or sentinels';
 
 /** `host:port` (host a name, IPv4, or `[IPv6]`; port 1–65535), or undefined when the text is not one. */
 export function parseHostPort(text: string): { host: string; port: number } | undefined {
@@ -43,6 +35,7 @@ export function isRedisUrl(text: string): boolean {
 }
 
 export const usesSentinels = (t: RedisTarget): boolean => (t.sentinels?.length ?? 0) > 0;
+export const usesCluster = (t: RedisTarget): boolean => (t.cluster_nodes?.length ?? 0) > 0;
 
 /** The URL with any password masked, for messages. */
 export function displayRedisUrl(url: string): string {
@@ -57,6 +50,9 @@ export function displayRedisUrl(url: string): string {
 
 /** Where the target points, for messages (no secrets): the URL, or the sentinels and master name. */
 export function describeTarget(t: RedisTarget): string {
+  if (usesCluster(t)) {
+    return `Redis Cluster through ${(t.cluster_nodes ?? []).map(displayRedisUrl).join(', ')} ([redis] cluster_nodes)`;
+  }
   if (usesSentinels(t)) {
     return `master "${t.sentinel_master ?? ''}" through sentinels ${(t.sentinels ?? []).join(', ')} ([redis] sentinels)`;
   }
@@ -101,10 +97,45 @@ export function sentinelOptions(t: RedisTarget): TargetOptions {
 }
 
 /**
- * How ioredis is to be constructed for `t`: `new Redis(url, options)` or `new Redis(options)`. Cluster is
- * refused here too, so no code path can silently talk to one node of a Cluster as if it were all of it.
+ * ioredis options for a Cluster target: the seed nodes, and the options every node connection takes
+ * (username, password, TLS of the first node's URL; config check makes the nodes agree on them). A Cluster
+ * has database 0 only, so no `db`.
  */
-export function connectionOf(t: RedisTarget): { url?: string; options: TargetOptions } {
-  if ((t.cluster_nodes?.length ?? 0) > 0) throw new RedisClusterUnsupportedError(CLUSTER_NOT_YET);
+export function clusterOptions(t: RedisTarget): {
+  nodes: { host: string; port: number }[];
+  options: TargetOptions;
+} {
+  const urls = (t.cluster_nodes ?? []).map((n) => new URL(n));
+  const first = urls[0];
+  if (!first) throw new Error('[redis] cluster_nodes: no seed node');
+  const username = decoded(first.username);
+  const password = decoded(first.password);
+  return {
+    nodes: urls.map((u) => ({
+      host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: Number(u.port || 6379),
+    })),
+    options: {
+      ...(username ? { username } : {}),
+      ...(password ? { password } : {}),
+      ...(first.protocol === 'rediss:' ? { tls: {} } : {}),
+    },
+  };
+}
+
+/**
+ * How ioredis is to be constructed for `t`: `new Redis(url, options)`, `new Redis(options)` (Sentinel), or
+ * `new Cluster(cluster, { redisOptions: options })`. Callers must handle `cluster`, so no code path can
+ * silently talk to one node of a Cluster as if it were all of it.
+ */
+export function connectionOf(t: RedisTarget): {
+  url?: string;
+  options: TargetOptions;
+  cluster?: { host: string; port: number }[];
+} {
+  if (usesCluster(t)) {
+    const { nodes, options } = clusterOptions(t);
+    return { options, cluster: nodes };
+  }
   return usesSentinels(t) ? { options: sentinelOptions(t) } : { url: t.url, options: {} };
 }

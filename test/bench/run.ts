@@ -5,6 +5,8 @@ import { startFakeTelegram } from '../fakes/telegram-server.ts';
 import { REDIS_URL } from '../helpers/redis.ts';
 import { measureApprovalRoundTrip } from './approval-roundtrip.ts';
 import { measureBatonTurns } from './baton-turns.ts';
+import { clusterRows } from './cluster-rows.ts';
+import { measureClusterThroughput } from './cluster-throughput.ts';
 import { measureDashboardPages } from './dashboard-pages.ts';
 import { runDelegateBench } from './delegate-bench.ts';
 import { measureLiveLanes } from './live-lanes.ts';
@@ -190,6 +192,10 @@ add({
   met: scaling.ratio >= 1.6,
 });
 
+process.stdout.write('3 worker processes on a 3-master Redis Cluster and on one Redis, alternated…\n');
+const cluster = await measureClusterThroughput();
+for (const r of clusterRows(cluster)) add(r);
+
 process.stdout.write('delegate fan-out and await_sessions…\n');
 const delegate = await runDelegateBench();
 for (const [k, v] of Object.entries(delegate)) add({ measure: `delegate ${k}`, value: v, unit: '' });
@@ -233,6 +239,7 @@ writeFileSync(
       process: proc,
       approval: { ...approval, targetP50Ms: 15, targetP99Ms: 50 },
       scaling,
+      cluster,
       delegate,
       dashboard,
     },

@@ -63,6 +63,8 @@ external_peers = ["web:local"]
     // Nor the `ai` package (baton calls the provider packages itself), nor a provider package of a type the
     // config does not name (its agent is on a `custom` provider).
     expect(loaded.filter((p) => ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai'].includes(p))).toEqual([]);
+    // The web chat's Markdown renderer loads with the first message it renders (web/markdown.ts).
+    expect(loaded).not.toContain('markdown-it');
   }, 60_000);
 
   it('a Telegram channel loads grammy, and still neither discord.js nor Bolt', async () => {

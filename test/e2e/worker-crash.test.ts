@@ -1,15 +1,8 @@
 // Fault tolerance with real worker processes: SIGKILL one mid-run; every message still gets exactly one reply.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BatonProcess, startBaton } from '../helpers/baton-process.ts';
 import { activeConversations } from '../helpers/key-space.ts';
-import {
-  createRuntimeHarness,
-  echoResponder,
-  type RuntimeHarness,
-  runtimeToml,
-} from '../helpers/runtime-harness.ts';
+import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../helpers/runtime-harness.ts';
+import { type WorkerCrashDrill, workerCrashDrill } from '../helpers/worker-crash-drill.ts';
 
 const TOML = runtimeToml(`[worker]\nconcurrency = 16\n`);
 
@@ -17,53 +10,25 @@ const CHATS = 50;
 const PER_CHAT = 10;
 
 let h: RuntimeHarness;
-let cfgPath: string;
-const workers: BatonProcess[] = [];
+let drill: WorkerCrashDrill;
 
 beforeAll(async () => {
   // The in-process harness provides the fake model, Redis prefix and the gateway with the local channel;
   // its own in-process worker is not started (workers: 0): real `baton worker` processes run the turns.
   h = await createRuntimeHarness('crash', TOML, { workers: 0 });
-  cfgPath = join(h.dataDir, 'baton.toml');
-  writeFileSync(cfgPath, h.configText);
+  drill = workerCrashDrill(h, { chats: CHATS, perChat: PER_CHAT, killAfter: 100 });
 });
 
 afterAll(async () => {
-  for (const w of workers) w.kill('SIGKILL');
+  for (const w of drill?.workers ?? []) w.kill('SIGKILL');
   await h.close();
 });
 
-function startWorker(): BatonProcess {
-  const w = startBaton(['worker', '-c', cfgPath], { BATON_TURN_LOCK_MS: '2000' });
-  workers.push(w);
-  return w;
-}
-
 describe('a worker killed mid-run', () => {
   it('loses no message and duplicates no reply (500 messages, SIGKILL and restart)', async () => {
-    h.server.respond(echoResponder(() => 15));
-    const a = startWorker();
-    const b = startWorker();
-    await Promise.all([a.waitFor(/baton worker running/), b.waitFor(/baton worker running/)]);
-
-    const sends: Promise<unknown>[] = [];
-    for (let i = 0; i < PER_CHAT; i++) {
-      for (let c = 0; c < CHATS; c++) sends.push(h.local.inject({ chat: `chat-${c}`, text: `m${c}-${i}` }));
-    }
-    await Promise.all(sends);
-
-    await h.local.waitForReplies(100, { timeoutMs: 30_000 });
-    a.kill('SIGKILL');
-    await a.exited;
-    const a2 = startWorker();
-    await a2.waitFor(/baton worker running/);
-
-    await h.local.waitForReplies(CHATS * PER_CHAT, { timeoutMs: 60_000 });
+    await drill.run();
     // Every message answered exactly once, in order per conversation.
-    for (let c = 0; c < CHATS; c++) {
-      const texts = h.local.replies.filter((r) => r.to.chat === `chat-${c}`).map((r) => r.text);
-      expect(texts).toEqual(Array.from({ length: PER_CHAT }, (_, i) => `echo: m${c}-${i}`));
-    }
+    for (let c = 0; c < CHATS; c++) expect(drill.repliesOf(c)).toEqual(drill.expectedOf(c));
     // Nothing more arrives once the queues are drained.
     const inbox = await activeConversations(h.redis, h.space);
     expect(inbox).toEqual([]);

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createRedis } from '../../src/core/redis.ts';
+import { isCluster, scanBatches } from '../../src/core/redis-scan.ts';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
 
 export const REDIS_URL = process.env.BATON_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -23,14 +24,28 @@ export function testRedisFor(target: RedisTarget): Redis {
   return redis;
 }
 
-/** Deletes every key under `prefix:` or a `{prefix:…}` hash tag (core/key-layout.ts) (SCAN, never KEYS). */
+/** The `[redis]` lines (without prefix) that point a config at `target`: url, sentinels or cluster nodes. */
+export function redisTargetToml(target: RedisTarget): string {
+  const lines = [`url = ${JSON.stringify(target.url)}`];
+  if (target.sentinels?.length) {
+    lines.push(`sentinels = ${JSON.stringify(target.sentinels)}`);
+    lines.push(`sentinel_master = ${JSON.stringify(target.sentinel_master ?? '')}`);
+  }
+  if (target.cluster_nodes?.length) lines.push(`cluster_nodes = ${JSON.stringify(target.cluster_nodes)}`);
+  return lines.join('\n');
+}
+
+/**
+ * Deletes every key under `prefix:` or a `{prefix:…}` hash tag (core/key-layout.ts) (SCAN, never KEYS). On a
+ * Cluster it scans each master (core/redis-scan.ts) and deletes key by key (a multi-key DEL must stay in one slot).
+ */
 export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  const client: Redis = redis;
+  const cluster = isCluster(redis); // not a type guard here: createRedis types a Cluster as Redis
   for (const pattern of [`${prefix}:*`, `{${prefix}:*`]) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    for await (const keys of scanBatches(redis, pattern)) {
+      if (cluster) await Promise.all(keys.map((k) => client.unlink(k)));
+      else await redis.del(...keys);
+    }
   }
 }

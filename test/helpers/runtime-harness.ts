@@ -9,6 +9,7 @@ import { createLiveConfig } from '../../src/config/live-config.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
 import type { KeySpace } from '../../src/core/key-layout.ts';
 import { createSilentLogger, type Logger } from '../../src/core/logger.ts';
+import type { RedisTarget } from '../../src/core/redis-target.ts';
 import type { ConfigDiagnostics } from '../../src/ops-api/health.ts';
 import { keySpaceOf } from '../../src/queue/names.ts';
 import { createChannelAdapters } from '../../src/roles/channel-adapters.ts';
@@ -17,7 +18,7 @@ import { startGatewayRole } from '../../src/roles/gateway-role.ts';
 import { type Role, startWorkerRole } from '../../src/roles/worker-role.ts';
 import type { OpsPagesWiring } from '../../src/web/ops/ops-pages-deps.ts';
 import { type FakeModelServer, startFakeModelServer } from '../fakes/model-server.ts';
-import { deletePrefix, REDIS_URL, testRedisFor, uniquePrefix } from './redis.ts';
+import { deletePrefix, REDIS_URL, redisTargetToml, testRedisFor, uniquePrefix } from './redis.ts';
 import { fakeModelAgentToml, loadTestConfig } from './test-config.ts';
 
 /** Who may talk to `main` on the local channel (everyone by default). */
@@ -63,6 +64,8 @@ export async function createRuntimeHarness(
     workers?: number;
     lockDurationMs?: number;
     redisUrl?: string;
+    /** Run against this Redis (a Sentinel or Cluster target): its `[redis]` section is added to the TOML. */
+    redisTarget?: RedisTarget;
     actions?: ActionHandler;
     /** Platform adapters beside the local channel, built from the loaded config (e.g. createChannelAdapters). */
     adapters?: (config: BatonConfig, logger: Logger) => ChannelAdapter[] | Promise<ChannelAdapter[]>;
@@ -82,7 +85,10 @@ export async function createRuntimeHarness(
   const redisUrl = opts.redisUrl ?? REDIS_URL;
   // Literal, not interpolated: a reload re-reads the file with an empty environment.
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder the test TOML uses
-  const toLoad = toml.replaceAll('${MODEL_URI}', server.openaiBaseUrl);
+  const withModel = toml.replaceAll('${MODEL_URI}', server.openaiBaseUrl);
+  const toLoad = opts.redisTarget
+    ? `${withModel}\n[redis]\n${redisTargetToml(opts.redisTarget)}\n`
+    : withModel;
   const {
     config,
     load: loaded,

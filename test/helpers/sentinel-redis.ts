@@ -1,13 +1,13 @@
 // A local Redis Sentinel deployment for tests: a master, one replica and one sentinel, three redis-server
-// processes on free ports (no persistence), torn down by close(). killMaster() SIGKILLs the master and
-// waitForPromotion() waits until the sentinel names the replica as the new master.
-import { type ChildProcess, spawn } from 'node:child_process';
+// processes on free ports (no persistence), torn down by close() and, should the test process die, by each
+// server's watchdog (redis-server-process.ts). killMaster() SIGKILLs the master and waitForPromotion() waits
+// until the sentinel names the replica as the new master.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
 import { freePort } from './free-port.ts';
+import { askPort as ask, type RedisServerProcess, startRedisServer } from './redis-server-process.ts';
 import { waitFor } from './wait.ts';
 
 export const SENTINEL_MASTER = 'baton';
@@ -32,69 +32,47 @@ export interface SentinelRedis {
 
 const NO_PERSISTENCE = ['--save', '', '--appendonly', 'no'];
 
-function probe(port: number): Redis {
-  const r = new Redis({
-    host: '127.0.0.1',
-    port,
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  r.on('error', () => {});
-  return r;
-}
-
-/** Runs one command against a port with a short-lived connection; undefined while it does not answer. */
-async function ask(port: number, ...args: string[]): Promise<unknown> {
-  const r = probe(port);
-  try {
-    await r.connect();
-    return await r.call(args[0] ?? 'PING', ...args.slice(1));
-  } catch {
-    return undefined;
-  } finally {
-    r.disconnect();
-  }
-}
-
 export async function startSentinelRedis(): Promise<SentinelRedis> {
   const [masterPort, replicaPort, sentinelPort] = [await freePort(), await freePort(), await freePort()];
   const dir = mkdtempSync(join(tmpdir(), 'baton-sentinel-'));
-  const procs = new Map<string, ChildProcess>();
-  const run = (name: string, args: string[]) => {
-    const p = spawn('redis-server', args, { stdio: 'ignore' });
-    procs.set(name, p);
-  };
-  const base = (port: number) => ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir];
-  run('master', [...base(masterPort), ...NO_PERSISTENCE]);
-  run('replica', [...base(replicaPort), ...NO_PERSISTENCE, '--replicaof', '127.0.0.1', String(masterPort)]);
-  // The sentinel rewrites its config file, so it gets its own writable one.
-  const conf = join(dir, 'sentinel.conf');
-  writeFileSync(
-    conf,
-    [
-      `port ${sentinelPort}`,
-      'bind 127.0.0.1',
-      `dir ${dir}`,
-      `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${masterPort} 1`,
-      // Short, yet long enough that a master stalled on a loaded CI machine is not failed over before the kill.
-      `sentinel down-after-milliseconds ${SENTINEL_MASTER} 2000`,
-      `sentinel failover-timeout ${SENTINEL_MASTER} 4000`,
-      `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
-      '',
-    ].join('\n'),
-  );
-  run('sentinel', [conf, '--sentinel']);
-
+  const procs = new Map<string, RedisServerProcess>();
   const close = async () => {
-    for (const p of procs.values()) {
-      if (p.exitCode !== null || p.signalCode !== null) continue;
-      const exited = new Promise((r) => p.once('exit', r));
-      p.kill('SIGKILL');
-      await exited;
-    }
+    await Promise.all([...procs.values()].map((p) => p.kill()));
     rmSync(dir, { recursive: true, force: true });
   };
+  const base = ['--bind', '127.0.0.1', '--dir', dir];
+  try {
+    procs.set('master', await startRedisServer(masterPort, [...base, ...NO_PERSISTENCE]));
+    procs.set(
+      'replica',
+      await startRedisServer(replicaPort, [
+        ...base,
+        ...NO_PERSISTENCE,
+        ...['--replicaof', '127.0.0.1', String(masterPort)],
+      ]),
+    );
+    // The sentinel rewrites its config file, so it gets its own writable one.
+    const conf = join(dir, 'sentinel.conf');
+    writeFileSync(
+      conf,
+      [
+        `port ${sentinelPort}`,
+        'bind 127.0.0.1',
+        `dir ${dir}`,
+        `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${masterPort} 1`,
+        // Short, yet long enough that a master stalled on a loaded CI machine is not failed over before the kill.
+        `sentinel down-after-milliseconds ${SENTINEL_MASTER} 2000`,
+        `sentinel failover-timeout ${SENTINEL_MASTER} 4000`,
+        `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
+        '',
+      ].join('\n'),
+    );
+    procs.set('sentinel', await startRedisServer(sentinelPort, ['--sentinel'], conf));
+  } catch (err) {
+    await close();
+    throw err;
+  }
+
   const currentMasterPort = async (): Promise<number> => {
     const addr = await ask(sentinelPort, 'SENTINEL', 'get-master-addr-by-name', SENTINEL_MASTER);
     return Array.isArray(addr) ? Number(addr[1]) : 0;
@@ -137,11 +115,7 @@ export async function startSentinelRedis(): Promise<SentinelRedis> {
       return Number(fields[fields.indexOf('config-epoch') + 1]);
     },
     async killMaster() {
-      const p = procs.get('master');
-      if (!p || p.exitCode !== null || p.signalCode !== null) return;
-      const exited = new Promise((r) => p.once('exit', r));
-      p.kill('SIGKILL');
-      await exited;
+      await procs.get('master')?.kill();
     },
     async waitForPromotion(timeoutMs = 30_000) {
       await waitFor(

@@ -3,7 +3,8 @@
 import { parse } from 'smol-toml';
 import { type LoadResult, loadConfigText } from '../../src/config/index.ts';
 import type { BatonConfig } from '../../src/config/types.ts';
-import { REDIS_URL } from './redis.ts';
+import type { RedisTarget } from '../../src/core/redis-target.ts';
+import { REDIS_URL, redisTargetToml } from './redis.ts';
 
 export interface TestConfigOptions {
   /** The environment `${NAME}` values are interpolated from (default: none). */
@@ -127,9 +128,15 @@ export const VISION_AGENT_TOML = fakeModelAgentToml(`\${MODEL_URI}`, { vision: t
 export const SEND_FILE_AGENT_TOML = fakeModelAgentToml(`\${MODEL_URI}`, { autoApprove: ['send_file'] });
 
 /** The head of a `baton` process's config: the test Redis under `prefix`, the gateway on 127.0.0.1:`port`. */
-export const redisGatewayToml = (prefix: string, port: number, dataDir: string) => `schema_version = 3
+/** `[redis]` (the test Redis, or `target`: Sentinel, Cluster) and `[gateway]` on a port and data dir. */
+export const redisGatewayToml = (
+  prefix: string,
+  port: number,
+  dataDir: string,
+  target?: RedisTarget,
+) => `schema_version = 3
 [redis]
-url = "${REDIS_URL}"
+${target ? redisTargetToml(target) : `url = "${REDIS_URL}"`}
 prefix = "${prefix}"
 
 [gateway]

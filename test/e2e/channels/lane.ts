@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import type { RedisTarget } from '../../../src/core/redis-target.ts';
 import {
   type FakeModelServer,
   type RecordedRequest,
@@ -12,7 +13,7 @@ import {
 import { type BatonProcess, startBaton } from '../../helpers/baton-process.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { askedOf } from '../../helpers/model-requests.ts';
-import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
+import { deletePrefix, testRedis, testRedisFor, uniquePrefix } from '../../helpers/redis.ts';
 import { fakeModelAgentToml, redisGatewayToml } from '../../helpers/test-config.ts';
 
 /** The authorised sender on each platform ([peer_groups]) and one who is not. */
@@ -45,7 +46,7 @@ const READY = {
  * The fake model echoes the newest user message (`echo: <text>`), answers `long: …` with `longReply`, and
  * holds HOLD until the client disconnects.
  */
-export async function createLane(name: string, longReply = ''): Promise<Lane> {
+export async function createLane(name: string, longReply = '', target?: RedisTarget): Promise<Lane> {
   const model = await startFakeModelServer();
   model.respond((req) => {
     const text = askedOf(req);
@@ -54,7 +55,7 @@ export async function createLane(name: string, longReply = ''): Promise<Lane> {
     return { text: `echo: ${text}` };
   });
   const prefix = uniquePrefix(name);
-  const redis = testRedis();
+  const redis = target ? testRedisFor(target) : testRedis();
   const dir = mkdtempSync(join(tmpdir(), `baton-e2e-${name}-`));
   const procs: BatonProcess[] = [];
   return {
@@ -67,7 +68,7 @@ export async function createLane(name: string, longReply = ''): Promise<Lane> {
       const path = join(dir, `${file}.toml`);
       writeFileSync(
         path,
-        `${redisGatewayToml(prefix, port, join(dir, 'data'))}
+        `${redisGatewayToml(prefix, port, join(dir, 'data'), target)}
 [worker]
 concurrency = 8
 shutdown_grace_secs = 2

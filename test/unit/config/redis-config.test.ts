@@ -1,10 +1,8 @@
 // Tests: the [redis] keys of spec/config.md §15.1 (sentinels, sentinel_master, cluster_nodes, partitions):
-// accepted forms, defaults, the exact errors with their TOML paths, and what this version refuses (Cluster).
+// accepted forms, defaults, the exact errors with their TOML paths, and Cluster node URLs one client can use.
 import { describe, expect, it } from 'vitest';
 import { configOf, errors, load, MINIMAL, messages, warnings } from './load-helper.ts';
 
-const CLUSTER_ERROR =
-  "Invalid config at 'redis.cluster_nodes': Redis Cluster needs the partitioned key layout (spec/config.md §15.1.1), which this version of baton does not have yet; connect through url or sentinels";
 const withRedis = (lines: string) => `${MINIMAL}\n[redis]\n${lines}\n`;
 
 describe('[redis] Sentinel and Cluster keys', () => {
@@ -73,18 +71,44 @@ cluster_nodes = ["redis://10.0.0.6:6379"]`),
     expect(configOf(r).redis.sentinel_master).toBeUndefined();
   });
 
-  it('check cluster node URLs, then refuse Cluster in this version at redis.cluster_nodes', () => {
+  it('check cluster node URLs and accept a Cluster with 16 partitions by default; passwords stay secrets', () => {
     const bad = load(
       withRedis(`cluster_nodes = ["redis://10.0.0.5:6379", "http://10.0.0.6:6379", "10.0.0.7:6379"]`),
     );
     expect(errors(bad)).toEqual([
       `Invalid config at 'redis.cluster_nodes[1]': expected a redis:// or rediss:// URL, e.g. "redis://10.0.0.5:6379"`,
       `Invalid config at 'redis.cluster_nodes[2]': expected a redis:// or rediss:// URL, e.g. "redis://10.0.0.5:6379"`,
-      CLUSTER_ERROR,
     ]);
-    const good = load(withRedis(`cluster_nodes = ["redis://10.0.0.5:6379", "rediss://u:p@10.0.0.6:6380"]`));
-    expect(errors(good)).toEqual([CLUSTER_ERROR]);
-    expect(good.fatal).toBe(true);
+    const good = load(
+      withRedis(
+        `cluster_nodes = ["rediss://u:\${REDIS_PASSWORD}@10.0.0.5:6380", "rediss://u:\${REDIS_PASSWORD}@10.0.0.6:6380"]`,
+      ),
+      { REDIS_PASSWORD: 's3cret-cluster-password' },
+    );
+    expect(messages(good)).toEqual([]);
+    expect(configOf(good).redis).toMatchObject({
+      cluster_nodes: [
+        'rediss://u:s3cret-cluster-password@10.0.0.5:6380',
+        'rediss://u:s3cret-cluster-password@10.0.0.6:6380',
+      ],
+      partitions: 16,
+    });
+    expect(configOf(good).secrets).toContain('s3cret-cluster-password');
+  });
+
+  it('refuse cluster nodes that disagree on scheme or credentials, or name a database', () => {
+    const r = load(
+      withRedis(
+        `cluster_nodes = ["redis://u:p@10.0.0.5:6379", "rediss://u:p@10.0.0.6:6379", "redis://u:q@10.0.0.7:6379", "redis://u:p@10.0.0.8:6379/2", "redis://u:p@10.0.0.9:6379/0"]`,
+      ),
+    );
+    const disagree =
+      'must use the same scheme, username and password as redis.cluster_nodes[0] (one client connects to every node)';
+    expect(errors(r)).toEqual([
+      `Invalid config at 'redis.cluster_nodes[1]': ${disagree}`,
+      `Invalid config at 'redis.cluster_nodes[2]': ${disagree}`,
+      "Invalid config at 'redis.cluster_nodes[3]': a Redis Cluster has database 0 only: leave the database number out of the URL",
+    ]);
   });
 
   it('check partitions: an integer 1-256, each accepted on one Redis too', () => {

@@ -1,14 +1,11 @@
 // Tests: the connection plumbing of core/redis-target.ts and queue/connection.ts: one [redis] target gives
 // the same ioredis options to every client and to BullMQ (plain url, Sentinel with the url's credentials,
-// db and TLS), messages never show the password, and a Cluster target is refused, not half-connected.
+// db and TLS; Cluster seed nodes with the first node's credentials and TLS), messages never show the password.
+import { RedisConnection } from 'bullmq';
+import { Cluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import {
-  CLUSTER_NOT_YET,
-  connectionOf,
-  describeTarget,
-  parseHostPort,
-  RedisClusterUnsupportedError,
-} from '../../../src/core/redis-target.ts';
+import { createRedis } from '../../../src/core/redis.ts';
+import { connectionOf, describeTarget, parseHostPort } from '../../../src/core/redis-target.ts';
 import { queueConnection } from '../../../src/queue/connection.ts';
 
 const SENTINEL = {
@@ -47,10 +44,35 @@ describe('RedisTarget → connection options', () => {
     expect(options).toEqual({ sentinels: expect.any(Array), name: 'baton' });
   });
 
-  it('refuses a Cluster target everywhere a connection is made', () => {
-    const cluster = { url: 'redis://x:6379', cluster_nodes: ['redis://10.0.0.5:6379'] };
-    expect(() => connectionOf(cluster)).toThrow(RedisClusterUnsupportedError);
-    expect(() => queueConnection(cluster)).toThrow(CLUSTER_NOT_YET);
+  it('gives a Cluster target its seed nodes, with username, password and TLS of the URLs for every node', () => {
+    const cluster = {
+      url: 'redis://ignored:6379',
+      cluster_nodes: [
+        'rediss://app:p%40ss@10.0.0.5:7000',
+        'rediss://app:p%40ss@[::1]:7001',
+        'rediss://app:p%40ss@h',
+      ],
+    };
+    const nodes = [
+      { host: '10.0.0.5', port: 7000 },
+      { host: '::1', port: 7001 },
+      { host: 'h', port: 6379 },
+    ];
+    const options = { username: 'app', password: 'p@ss', tls: {} };
+    expect(connectionOf(cluster)).toEqual({ options, cluster: nodes });
+    // BullMQ gets the nodes under one marked key, which the client factory it now has turns into a Cluster.
+    expect(queueConnection(cluster)).toEqual({
+      baton_cluster: { nodes, options },
+      maxRetriesPerRequest: null,
+    });
+    expect(RedisConnection.clientFactory).toBeTypeOf('function');
+    const client = createRedis(cluster, { lazy: true });
+    expect(client).toBeInstanceOf(Cluster);
+    expect((client as unknown as Cluster).options.redisOptions).toEqual({
+      ...options,
+      maxRetriesPerRequest: null,
+    });
+    client.disconnect();
   });
 
   it('describes a target for messages without its password', () => {
@@ -59,6 +81,14 @@ describe('RedisTarget → connection options', () => {
     );
     expect(describeTarget(SENTINEL)).toBe(
       'master "baton" through sentinels 10.0.0.5:26379, [::1]:26380 ([redis] sentinels)',
+    );
+    expect(
+      describeTarget({
+        url: 'redis://x',
+        cluster_nodes: ['redis://:pw@10.0.0.5:7000', 'redis://:pw@10.0.0.6:7000'],
+      }),
+    ).toBe(
+      'Redis Cluster through redis://:***@10.0.0.5:7000, redis://:***@10.0.0.6:7000 ([redis] cluster_nodes)',
     );
   });
 

@@ -61,7 +61,9 @@ describe('boundYoungGeneration', () => {
         await tick(); // the GC observer reports between ticks
       }
       expect(keep.length).toBeGreaterThan(0);
-      expect(newSpace()).toBeLessThanOrEqual(8 * MB); // the bound, or one doubling past it before the report
+      // V8's own growth reaches 64 MB in this loop. The observer hears of a resize after it happened, and a loaded
+      // machine has seen two resizes before it (12 MB); held, the young generation grows no further.
+      expect(newSpace()).toBeLessThanOrEqual(16 * MB);
     } finally {
       stop?.();
     }
