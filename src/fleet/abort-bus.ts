@@ -10,13 +10,18 @@ const abortMessageSchema = z.object({
   kind: z.enum(['session', 'task']),
   id: z.string().min(1),
   reason: z.string().optional(),
+  /** The run the publisher found running: only that run stops (a turn begun after it is another run). */
+  run: z.string().min(1).optional(),
 });
 
 export interface AbortBus {
-  /** Makes `controller` abort when an abort for (kind, id) is published anywhere; returns the unregister function. */
-  register(kind: AbortKind, id: string, controller: AbortController): () => void;
-  /** Publishes an abort; every process holding that work aborts it. */
-  publish(kind: AbortKind, id: string, reason?: string): Promise<void>;
+  /**
+   * Makes `controller` abort when an abort for (kind, id) is published anywhere, unless the abort names another
+   * run than `run`; returns the unregister function.
+   */
+  register(kind: AbortKind, id: string, controller: AbortController, run?: string): () => void;
+  /** Publishes an abort; every process holding that work (that run, when `run` is given) aborts it. */
+  publish(kind: AbortKind, id: string, reason?: string, run?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,28 +33,32 @@ export function createAbortBus(
   logger: Logger,
 ): AbortBus {
   const channel = `${prefix}:aborts`;
-  const local = new Map<string, Set<AbortController>>();
+  const local = new Map<string, Set<{ controller: AbortController; run: string | undefined }>>();
   const ready = subscriber.subscribe(channel);
   subscriber.on('message', (ch: string, raw: string) => {
     if (ch !== channel) return;
     const msg = parseRecord(abortMessageSchema, raw, { logger, key: channel, what: 'abort message' });
     if (!msg) return;
-    for (const c of local.get(`${msg.kind}:${msg.id}`) ?? []) c.abort(new Error(msg.reason ?? 'Cancelled'));
+    for (const { controller, run } of local.get(`${msg.kind}:${msg.id}`) ?? []) {
+      if (msg.run !== undefined && run !== undefined && msg.run !== run) continue;
+      controller.abort(new Error(msg.reason ?? 'Cancelled'));
+    }
   });
   return {
-    register(kind, id, controller) {
+    register(kind, id, controller, run) {
       const key = `${kind}:${id}`;
       const set = local.get(key) ?? new Set();
-      set.add(controller);
+      const entry = { controller, run };
+      set.add(entry);
       local.set(key, set);
       return () => {
-        set.delete(controller);
+        set.delete(entry);
         if (set.size === 0) local.delete(key);
       };
     },
-    async publish(kind, id, reason) {
+    async publish(kind, id, reason, run) {
       await ready;
-      await publisher.publish(channel, JSON.stringify({ kind, id, reason }));
+      await publisher.publish(channel, JSON.stringify({ kind, id, reason, run }));
     },
     async close() {
       await subscriber.unsubscribe(channel).catch(() => {});

@@ -12,7 +12,9 @@ export function createSessionAbort(runningTurns: RunningTurns, abortBus: AbortBu
   return async (sessionKey) => {
     const running = await runningTurns.get(sessionKey);
     if (!running) return { aborted: false };
-    await abortBus.publish('session', sessionKey);
+    // Named by run: the worker may already have begun the session's next turn (its settle marks the next head),
+    // and an abort aimed at the run it found must not stop that one.
+    await abortBus.publish('session', sessionKey, undefined, running.rootRunId ?? undefined);
     return { aborted: true, runId: running.runId };
   };
 }

@@ -58,9 +58,10 @@ export function createTurnBeginner(opts: {
   function open(conversation: string): OpenTurn {
     const controller = new AbortController();
     opts.active.add(controller);
-    const unregister = opts.abortBus.register('session', conversation, controller);
+    const runId = newRunId();
+    const unregister = opts.abortBus.register('session', conversation, controller, runId);
     return {
-      runId: newRunId(),
+      runId,
       controller,
       close() {
         unregister();
