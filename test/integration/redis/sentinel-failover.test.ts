@@ -2,14 +2,9 @@
 // deployment (master + replica), a burst of 500 messages over 10 conversations, the master SIGKILLed
 // mid-burst. The sentinel promotes the replica; every accepted message is answered, none twice, in order per
 // conversation, and the fleet keeps answering new messages after the promotion.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drillLine, runFailoverDrill } from '../../helpers/failover-drill.ts';
-import {
-  createRuntimeHarness,
-  echoResponder,
-  type RuntimeHarness,
-  runtimeToml,
-} from '../../helpers/runtime-harness.ts';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { expectCleanFailover } from '../../helpers/failover-expect.ts';
+import { createRuntimeHarness, type RuntimeHarness, runtimeToml } from '../../helpers/runtime-harness.ts';
 import { type SentinelRedis, startSentinelRedis } from '../../helpers/sentinel-redis.ts';
 
 let sentinel: SentinelRedis;
@@ -29,22 +24,6 @@ afterAll(async () => {
 
 describe('Sentinel failover drill', () => {
   it('loses no accepted message, answers none twice, keeps order, and answers after the promotion', async () => {
-    h.server.respond(echoResponder());
-    const figures = await runFailoverDrill(h, sentinel, { chats: 10, perChat: 50, killAt: 150 });
-    console.log(`failover drill: ${drillLine(figures)}`);
-    if (figures.redelivered.length) console.log(`redelivered: ${figures.redelivered.join('; ')}`);
-    if (figures.lost.length) console.log(`lost: ${figures.lost.join(' ')}\n${figures.state.join('\n')}`);
-    // The fleet keeps answering after the promotion.
-    for (let i = 0; i < 3; i++) await h.local.inject({ chat: 'after', text: `after-${i}` });
-    const after = await h.local.waitForReplies(3, { chat: 'after', timeoutMs: 60_000 });
-
-    // A failover before the kill (a master stalled past down-after) would be a different drill: say so first.
-    expect(figures.failoversBeforeKill).toBe(0);
-    expect(figures.refused).toEqual([]);
-    expect(figures.accepted).toBe(500);
-    expect(figures.lost).toEqual([]);
-    expect(figures.duplicated).toEqual([]);
-    expect(figures.outOfOrder).toEqual([]);
-    expect(after.map((r) => r.text)).toEqual(['echo: after-0', 'echo: after-1', 'echo: after-2']);
+    await expectCleanFailover(h, sentinel, 'failover drill');
   }, 240_000);
 });
