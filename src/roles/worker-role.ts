@@ -184,6 +184,9 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
       sweeper.stop();
       reaper.close();
       await Promise.all([worker.close(graceMs), cronWorker.close(graceMs), delegates.close()]);
+      // The last run events and counters are written now, not by their timers after the caller has closed the
+      // shared connection (their commands would then fail on a closed connection).
+      await Promise.all([services.events.flush?.(), metrics.flush()]);
       await Promise.all([cron.close(), turns.close(), abortBus.close(), waiter.close(), delegation.close()]);
       subscriber.disconnect();
       await status.release().catch(() => {});
