@@ -1,6 +1,7 @@
 // Cancellation across processes: aborts are published on Redis pub/sub and applied by whoever runs the work.
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 
@@ -35,6 +36,11 @@ export function createAbortBus(
   const channel = `${prefix}:aborts`;
   const local = new Map<string, Set<{ controller: AbortController; run: string | undefined }>>();
   const ready = subscriber.subscribe(channel);
+  // Awaited only by publish: if the connection ends before Redis answers (a close, a stop during start), the
+  // rejection must not surface as unhandled ("Connection is closed.") while nobody publishes.
+  ready.catch((err: unknown) =>
+    logger.debug({ err: errorMessage(err), channel }, 'abort bus subscribe ended'),
+  );
   subscriber.on('message', (ch: string, raw: string) => {
     if (ch !== channel) return;
     const msg = parseRecord(abortMessageSchema, raw, { logger, key: channel, what: 'abort message' });

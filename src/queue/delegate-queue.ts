@@ -2,6 +2,7 @@
 
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { errorMessage } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis } from '../core/redis.ts';
 import type { RedisTarget } from '../core/redis-target.ts';
@@ -41,7 +42,13 @@ export function createDelegationServices(opts: DelegationOptions): DelegationHan
   const abortBus = createAbortBus(publisher, subscriber, opts.prefix, opts.logger);
   const settledChannel = createDelegateTasks(publisher, opts.prefix).settledChannel;
   const listeners = new Set<(taskId: string) => void>();
-  const subscribed = subscriber.subscribe(settledChannel);
+  // Nobody awaits it: a subscribe the connection's end cuts short is logged, never an unhandled rejection.
+  subscriber.subscribe(settledChannel).catch((err: unknown) => {
+    opts.logger.debug(
+      { err: errorMessage(err), channel: settledChannel },
+      'delegate settled subscribe ended',
+    );
+  });
   subscriber.on('message', (channel: string, taskId: string) => {
     if (channel !== settledChannel) return;
     for (const l of listeners) l(taskId);
@@ -76,7 +83,6 @@ export function createDelegationServices(opts: DelegationOptions): DelegationHan
     },
     onSettled(listener) {
       listeners.add(listener);
-      void subscribed;
       return () => listeners.delete(listener);
     },
     async close() {

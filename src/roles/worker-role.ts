@@ -1,4 +1,5 @@
 // The worker role: agent turns from the turns queue (and, as they land, cron runs and background delegations).
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { outboundRedactor } from '../agent/outbound-redact.ts';
 import { createTurnAttachments } from '../agent/turn-attachments.ts';
@@ -39,6 +40,9 @@ import { createRuntimeServices } from './services.ts';
 
 /** The reaper's first pass after a worker starts (then every 60 s). */
 const REAPER_FIRST_PASS_MS = 5_000;
+/** How long a closing worker waits for its last run events and counters to be written. */
+const FLUSH_ON_CLOSE_MS = 2_000;
+
 export interface WorkerRoleOptions {
   config: BatonConfig;
   /** The reloadable config (`config` is its value at start); absent: the config never changes. */
@@ -184,6 +188,13 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
       sweeper.stop();
       reaper.close();
       await Promise.all([worker.close(graceMs), cronWorker.close(graceMs), delegates.close()]);
+      // The last run events and counters are written now, not by their timers after the caller has closed the
+      // shared connection (their commands would then fail on a closed connection). Bounded: with Redis away the
+      // writes wait for a reconnect, and shutdown must not.
+      await Promise.race([
+        Promise.all([services.events.flush?.(), metrics.flush()]),
+        sleep(FLUSH_ON_CLOSE_MS, undefined, { ref: false }),
+      ]);
       await Promise.all([cron.close(), turns.close(), abortBus.close(), waiter.close(), delegation.close()]);
       subscriber.disconnect();
       await status.release().catch(() => {});

@@ -103,6 +103,8 @@ export interface RunEventSink {
    * view of a turn runs beside the turn, so it needs no Redis round trip). Returns the unsubscribe.
    */
   watch(treeRootId: string, listener: (event: NewRunEvent) => void): () => void;
+  /** Resolves once every event emitted so far is written; a closing process calls it before closing Redis. */
+  flush?(): Promise<void>;
 }
 
 /** A process that shows nothing live (one-shot tools in tests). */
