@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { expect } from 'vitest';
 import type { KeySpace } from '../../src/core/key-layout.ts';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
 import { createReplyOutbox } from '../../src/queue/reply-outbox.ts';
@@ -86,8 +87,21 @@ export function gatewayCrashDrill(
 }
 
 /** Per chat: the texts in the order sent, and how many sends repeat the one before (a send cut off by the kill). */
-export function perChat(got: Delivered[], chat: string): { deduped: string[]; repeats: number } {
+function perChat(got: Delivered[], chat: string): { deduped: string[]; repeats: number } {
   const texts = got.filter((d) => d.chat === chat).map((d) => d.text);
   const deduped = texts.filter((t, i) => t !== texts[i - 1]);
   return { deduped, repeats: texts.length - deduped.length };
+}
+
+/**
+ * The drill's figures as both tests (one Redis, Cluster) assert them: every chat got every reply in order, a send
+ * the kill cut off before its acknowledgement at most once again right after itself, from two gateways.
+ */
+export function expectCleanTakeover(got: Delivered[], chats: number, perChatCount: number): void {
+  for (let c = 0; c < chats; c++) {
+    const { deduped, repeats } = perChat(got, `chat-${c}`);
+    expect(deduped).toEqual(Array.from({ length: perChatCount }, (_, i) => `m${i + 1}`));
+    expect(repeats).toBeLessThanOrEqual(1);
+  }
+  expect(new Set(got.map((d) => d.pid)).size).toBe(2);
 }
