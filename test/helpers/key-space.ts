@@ -1,8 +1,18 @@
 // The key space a test's keys live in: its unique prefix and a partition count (1 unless the test says).
 import type { Redis } from 'ioredis';
+import { conversationId } from '../../src/channel-host/types.ts';
 import { allPartitions, type KeySpace } from '../../src/core/key-layout.ts';
 import { runningTurnsKeyOf } from '../../src/fleet/running-turns.ts';
 import { inboxActiveKey, outboxStreamKeyOf } from '../../src/queue/names.ts';
+
+/** Conversations as the channels name them (channel, chat, thread: empty or not, odd characters), for layout tests. */
+export const sampleConversations: readonly string[] = [
+  ...Array.from({ length: 40 }, (_, i) => conversationId('telegram.main', String(1000 + i))),
+  ...Array.from({ length: 20 }, (_, i) => conversationId('slack.work', `C0${i}`, `17000000${i}.0001`)),
+  conversationId('discord.ops', '9', '1'),
+  conversationId('web.main', 'alice', 'sess:with:colons'),
+  conversationId('local.test', 'chat {braces}'),
+];
 
 export const spaceOf = (prefix: string, partitions = 1): KeySpace => ({ prefix, partitions });
 

@@ -31,6 +31,7 @@ import { cronQueuePrefix, delegateQueuePrefix } from '../../../src/queue/queue-p
 import { actionBucketKey } from '../../../src/security/action-buckets.ts';
 import { historyKeys } from '../../../src/session/history-store.ts';
 import { sessionIndexKey } from '../../../src/session/session-index.ts';
+import { sampleConversations } from '../../helpers/key-space.ts';
 
 const SRC = join(import.meta.dirname, '../../../src');
 // 16 partitions (the Cluster default): the conversation entries (conv) build their keys with `space`.
@@ -42,7 +43,7 @@ const ids = {
   approval: '0b5e7c1e-6a39-4a4e-9f57-3f1f6c1f2a10',
   task: '5c1d9f3a-2b7e-4c0a-8d6f-1e2a3b4c5d6e',
   roots: ['r-1c9e', 'r-77aa', 'r-f00d'],
-  sessions: ['telegram.main:42', 'discord.ops:9:1'],
+  sessions: sampleConversations,
   aliases: ['main', 'researcher', 'writer'],
 };
 
@@ -177,8 +178,8 @@ const scripts: Record<string, Site[]> = {
       keys: [actionBucketKey(prefix, 'main', 'telegram.main:42')],
     },
   ],
-  // The conversation path: every key under the conversation's partition tag (one call per sample conversation;
-  // test/unit/core/key-slots-conversation.test.ts runs them over many conversations).
+  // The conversation path: every key under the conversation's partition tag (one call per sample conversation:
+  // plain, threaded, odd characters; test/helpers/key-space.ts).
   'queue/lua/ingest-event-7.lua': convSites('queue/conversation-inbox.ts accept', (c) => [
     inbox.dedupe(c, channelOf(c), 'evt-1'),
     inbox.inbox(c),
