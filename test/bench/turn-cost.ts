@@ -2,7 +2,7 @@
 // BullMQ against a private redis-server, reporting this process's CPU per turn, redis-server's CPU per turn and
 // Redis commands per turn (INFO commandstats, and those this process sends). `node test/bench/turn-cost.ts [turns] [rounds]`.
 // TURN_COST_SOCKETS=1 also times this process's socket writes; TURN_COST_MONITOR=<file> writes a MONITOR of five
-// sequential turns (TURN_COST_FULL=1: arguments untruncated) and stops; TURN_COST_PROFILE=burst|sequential|raw
+// sequential turns (TURN_COST_FULL=1: arguments untruncated; TURN_COST_MONITOR_BURST=<n>: a burst of n turns) and stops; TURN_COST_PROFILE=burst|sequential|raw
 // profiles that phase alone into TURN_COST_OUT (a .cpuprofile; TURN_COST_HEAP=1: an allocation sampling profile).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -173,7 +173,10 @@ if (process.env.TURN_COST_MONITOR) {
       `${time} ${source} ${db} ${args.map((a) => (process.env.TURN_COST_FULL ? a : a.slice(0, 60))).join(' ')}`,
     ),
   );
-  await sequential('mon', 5);
+  // TURN_COST_MONITOR_BURST=<n>: a burst of n turns over 300 conversations instead
+  const burstTurns = Number(process.env.TURN_COST_MONITOR_BURST ?? 0);
+  if (burstTurns > 0) await burst('mon', burstTurns);
+  else await sequential('mon', 5);
   await sleep(100);
   writeFileSync(process.env.TURN_COST_MONITOR, lines.join('\n'));
   mon.disconnect();
