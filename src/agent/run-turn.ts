@@ -7,6 +7,7 @@ import { newRunId } from '../core/ids.ts';
 import { type RunScope, withRunScope } from '../core/logger.ts';
 import { rootCostScope } from '../cost/cost-scope.ts';
 import type { ChatMessage, ImageInput } from '../providers/types.ts';
+import { createPendingWrites } from '../run-contract/pending-writes.ts';
 import type { RuntimeServices } from '../run-contract/run-context.ts';
 import type { ToolSetOptions } from '../run-contract/tool-registry.ts';
 import type { TurnFiles } from '../run-contract/turn-files.ts';
@@ -79,6 +80,8 @@ export interface TurnResult {
   text: string;
   /** With `deferHistory`: the messages this turn adds to the session history, under `turnId`. */
   history?: { turnId: string; messages: ChatMessage[] };
+  /** With `deferHistory`: resolves once the turn's remaining writes (its last cost record) have landed. */
+  landed?: Promise<void>;
 }
 
 export const agentDisabledText = (alias: string) => `agent "${alias}" is disabled`;
@@ -118,6 +121,9 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     budgetRootId: budgetSize !== undefined ? runId : null,
     cost: rootCostScope(config, agent.alias),
   });
+  // The caller that commits the history itself joins the turn's last writes with that commit.
+  const writes = createPendingWrites(services.logger);
+  run.writes = writes;
 
   const scope = { agent_alias: agent.alias, session_key: req.sessionKey, run_id: runId, ...req.logScope };
   const turn = withRunScope(scope, async () => {
@@ -132,11 +138,15 @@ export async function runTurn(services: RuntimeServices, req: TurnRequest): Prom
     });
     const added: ChatMessage[] = [{ role: 'user', content: req.message }, ...out.added];
     const turnId = req.turnId ?? runId;
-    if (req.deferHistory) return { runId, text: out.text, history: { turnId, messages: added } };
-    await services.history.append(agent.alias, req.sessionKey, turnId, added);
+    if (req.deferHistory)
+      return { runId, text: out.text, history: { turnId, messages: added }, landed: writes.landed() };
+    await Promise.all([services.history.append(agent.alias, req.sessionKey, turnId, added), writes.landed()]);
     return { runId, text: out.text };
   });
-  return timedTurn(services, req.signal, startedAt, turn);
+  return timedTurn(services, req.signal, startedAt, turn).catch(async (err: unknown) => {
+    await writes.landed();
+    throw err;
+  });
 }
 
 /** Records turn latency and outcome in the fleet metrics. */

@@ -76,7 +76,7 @@ function hopSpent(run: RunContext, scope: CostScope, microUsd: number): void {
 export function createCostObserver(scope: CostScope, hard: boolean): RunObserver {
   let services: RuntimeServices | undefined;
   // Per run: spawn_subagent children share their parent's observer and may run concurrently.
-  const states = new WeakMap<RunContext, { reserved: number; lastCost: number }>();
+  const states = new WeakMap<RunContext, { reserved: number; lastCost: number; recording?: Promise<void> }>();
   const stateOf = (run: RunContext) => {
     const s = states.get(run) ?? { reserved: 0, lastCost: 0 };
     states.set(run, s);
@@ -87,6 +87,8 @@ export function createCostObserver(scope: CostScope, hard: boolean): RunObserver
       services = run.services;
       const ledger = run.services.cost;
       if (!scope.tracked || !ledger) return;
+      // The last response's record lands first: the next reservation sees its actual price.
+      await stateOf(run).recording;
       const { mode, route_down_model: down } = currentConfig(run.services).cost.enforcement;
       if (!hard && mode === 'warn') {
         if (run.routedProviderRef) run.routedProviderRef = undefined;
@@ -127,13 +129,19 @@ export function createCostObserver(scope: CostScope, hard: boolean): RunObserver
       const held = s.reserved;
       s.reserved = 0;
       // A reserved estimate is already in the totals: settle it to the actual price.
-      await record(
-        run.services,
-        scope,
-        { microUsd: price - held, inputTokens: res.usage.inputTokens, outputTokens: res.usage.outputTokens },
-        run.logger,
-      );
+      const spend = {
+        microUsd: price - held,
+        inputTokens: res.usage.inputTokens,
+        outputTokens: res.usage.outputTokens,
+      };
+      const write = record(run.services, scope, spend, run.logger);
       hopSpent(run, scope, price);
+      // A run whose end is joined (a root turn: with its settle) does not wait for the ledger here.
+      if (!run.writes) return write;
+      s.recording = run.writes.add(write, 'cost not recorded', {
+        alias: scope.alias,
+        micro_usd: spend.microUsd,
+      });
     },
     async modelRequestFailed(run) {
       const s = stateOf(run);

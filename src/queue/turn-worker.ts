@@ -63,8 +63,11 @@ export interface TurnWorker {
   close(graceMs: number): Promise<void>;
 }
 
-/** The turn's reply, or null when the turn was handed back to the queue at shutdown. */
-type Outcome = SettledTurn | null;
+/**
+ * The turn's reply, or null when the turn was handed back to the queue at shutdown. `landed`: the turn's last
+ * writes (its cost record), joined with the settle so they share its round trip.
+ */
+type Outcome = (SettledTurn & { landed?: Promise<void> }) | null;
 
 /**
  * A drain job's lock (renewed at half this period while its worker lives). When a worker dies, its
@@ -109,6 +112,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
           );
     let text = '';
     let history: SettledTurn['history'];
+    let landed: Promise<void> | undefined;
     let handedBack = false;
     const stopTyping = opts.typing?.whileRunning(origin);
     const live = presentTurn(services, origin, turnId, runId);
@@ -155,6 +159,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       text = res.text.trim() ? res.text : EMPTY_ANSWER;
       if (res.history)
         history = { agent: event.agent, sessionKey: conversation, messages: res.history.messages };
+      landed = res.landed;
     } catch (err) {
       handedBack = controller.signal.aborted && aborting;
       text = controller.signal.aborted ? TURN_ABORTED : turnFailureReply(err);
@@ -168,7 +173,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     // The settle commits history and reply, and clears the running mark.
     // Last line of defence: no known secret value reaches the chat, whatever the model or an error wrote.
     if (!handedBack) {
-      return { to: origin, text: redact(text), turnId, runId, ...(history ? { history } : {}) };
+      return { to: origin, text: redact(text), turnId, runId, ...(history ? { history } : {}), landed };
     }
     await opts.running.markDone(conversation, turnId);
     return null;
@@ -240,8 +245,13 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
         if (!reply) return;
         // History, reply and the event's removal in one step: exactly one reply per event, in order. The same
         // step begins the next head's turn, unless this job stops after this event.
-        if (n + 1 >= maxEvents || closing) event = await inbox.settle(conversation, event, reply);
-        else ({ event, opened, behind } = await beginner.settle(conversation, event, reply, behind));
+        if (n + 1 >= maxEvents || closing)
+          [event] = await Promise.all([inbox.settle(conversation, event, reply), reply.landed]);
+        else
+          [{ event, opened, behind }] = await Promise.all([
+            beginner.settle(conversation, event, reply, behind),
+            reply.landed,
+          ]);
       }
     } finally {
       // A next turn begun here but not run (shutdown, the job's share used up): its mark must not stay.

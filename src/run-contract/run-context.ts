@@ -21,6 +21,7 @@ import type { HistoryStore } from '../session/history-store.ts';
 import type { SessionModelStore } from '../session/session-model.ts';
 import type { CostLedger, CostScope } from './cost-contract.ts';
 import type { DelegateCapability } from './delegate-capability.ts';
+import type { PendingWrites } from './pending-writes.ts';
 import type { RunEventSink, RunLineage } from './run-events.ts';
 import type { ThinkingSetting } from './thinking-setting.ts';
 import type { BuildToolSet } from './tool-registry.ts';
@@ -138,4 +139,6 @@ export interface RunContext {
   observers?: readonly RunObserver[];
   /** Thinking in effect (delegate.md §9.7): the agent's own, a subagent's parent's, a bounded caller's. */
   thinking?: ThinkingSetting;
+  /** Writes this run need not wait for, joined by the owner of its end; absent: every write is awaited. */
+  writes?: PendingWrites;
 }
