@@ -9,6 +9,7 @@ import { createRunEventLog, type RunEventLog, runEventKeys } from '../../../src/
 import type { RunEvent } from '../../../src/run-contract/run-events.ts';
 import { buildRunTree } from '../../../src/run-contract/run-tree.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 
 const TOML = `
 [providers.models.custom.main]
@@ -157,11 +158,9 @@ describe('run events', () => {
     h.server.script([{ status: 500 }], { model: 'main-model' });
     await expect(h.turn('main', 'hi')).rejects.toThrow();
     await log().flush();
-    const keys = runEventKeys(h.prefix);
+    const keys = runEventKeys(spaceOf(h.prefix));
     const ids = await scanKeys(h.redis, keys.streamPattern);
-    const trees = await Promise.all(
-      ids.filter((k) => !k.endsWith(':seq')).map((k) => log().read(keys.rootOf(k))),
-    );
+    const trees = await Promise.all(ids.map((k) => log().read(keys.rootOf(k))));
     const failed = trees.flatMap(buildRunTree).filter((n) => n.state === 'failed');
     expect(failed).toEqual([expect.objectContaining({ kind: 'root', agent: 'main', iterations: 1 })]);
   });
@@ -174,7 +173,7 @@ describe('run events', () => {
       retryStrategy: () => null,
     });
     broken.on('error', () => {});
-    const events = createRunEventLog(broken, h.prefix, createSilentLogger());
+    const events = createRunEventLog(broken, spaceOf(h.prefix), createSilentLogger());
     const healthy = h.services.events;
     h.extend({ events });
     try {
