@@ -16,6 +16,7 @@ import {
   type RunEventSink,
   runEventSchema,
 } from '../run-contract/run-events.ts';
+import { compactEvent, expandEvent } from './stored-event.ts';
 
 const appendEvents = loadRedisScript(join(import.meta.dirname, 'lua', 'append-run-events-var.lua'));
 
@@ -173,7 +174,9 @@ export function createRunEventLog(redis: Redis, space: KeySpace, logger: Pick<Lo
 
   async function write(batch: Map<string, NewRunEvent[]>, started: NewTurn[]): Promise<void> {
     if (batch.size === 0) return;
-    const groups = groupBySlot(space, batch, started);
+    // Stored without what the stream implies (stored-event.ts): most of an event's envelope is its tree's.
+    const stored = new Map([...batch].map(([root, events]) => [root, events.map(compactEvent)]));
+    const groups = groupBySlot(space, stored, started);
     // Trees first: a reader woken by a new turn then finds the turn's first events (each call writes its trees
     // before its turns; with several partitions a turn's tree may be in a sibling call of this flush, whose
     // message wakes a follower, subscribed before it reads).
@@ -215,7 +218,7 @@ export function createRunEventLog(redis: Redis, space: KeySpace, logger: Pick<Lo
       if (!events || !Number.isInteger(first)) continue;
       events.forEach((raw, i) => {
         // Each event on its own: one damaged event is skipped (logged), its neighbours are kept.
-        const event = checkRecord(runEventSchema, raw, { ...ctx, what: 'run event' });
+        const event = checkRecord(runEventSchema, expandEvent(raw, root), { ...ctx, what: 'run event' });
         if (event && first + i > afterSeq) out.push({ ...event, seq: first + i });
       });
     }

@@ -9,7 +9,8 @@
 -- ARGV[1] ttl seconds, ARGV[2] approximate max stream entries, ARGV[3] pub/sub channel of the trees,
 -- ARGV[4] number of trees, ARGV[5] recent-turns index ttl seconds, ARGV[6] turns kept per session,
 -- ARGV[7] pub/sub channel of the sessions with a new turn; then for each tree: its root id, its event count n,
--- and the events as one JSON array; then for each new turn: its root id, its start ms, its session key.
+-- and the events as one JSON array (each without what its tree implies, src/live/stored-event.ts); then for each
+-- new turn: its root id, its start ms, its session key.
 -- An entry's fields: seq (the sequence number of its first event; the others follow it), events.
 -- Returns the number of events written.
 local written = 0
