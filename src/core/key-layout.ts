@@ -15,7 +15,7 @@ export const globalTag = (prefix: string, name: string): string => `{${prefix}:$
 /** The tag of partition `n`; also the BullMQ prefix of that partition's queues, so a queue sits in one slot. */
 export const partitionTag = (prefix: string, n: number): string => `{${prefix}:p${n}}`;
 
-/** The tag of one tree of runs (its root's id): its budget, live messages and event log. */
+/** The tag of one tree of runs (its root's id): its budget and live messages (its run events sit in a partition). */
 export const rootTag = (prefix: string, root: string): string => `{${prefix}:r:${root}}`;
 
 /**

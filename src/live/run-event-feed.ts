@@ -4,10 +4,11 @@
 // event twice or out of order.
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../core/errors.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import type { RunEvent } from '../run-contract/run-events.ts';
 import type { LiveSubscriber } from './live-subscriber.ts';
-import { createRunEventLog, runEventKeys } from './run-event-log.ts';
+import { createRunEventLog, runEventChannels } from './run-event-log.ts';
 import { sessionsWithNewTurns } from './session-turns.ts';
 
 export interface RunEventFeed {
@@ -50,11 +51,11 @@ function wakerTable(subscriber: LiveSubscriber, channel: string, keysOf: (messag
 export function createRunEventFeed(opts: {
   redis: Redis;
   subscriber: LiveSubscriber;
-  prefix: string;
+  space: KeySpace;
   logger: Pick<Logger, 'warn'>;
 }): RunEventFeed {
-  const log = createRunEventLog(opts.redis, opts.prefix, opts.logger);
-  const keys = runEventKeys(opts.prefix);
+  const log = createRunEventLog(opts.redis, opts.space, opts.logger);
+  const keys = runEventChannels(opts.space.prefix);
   const onFlush = wakerTable(opts.subscriber, keys.channel, (m) => m.split('\n'));
   const onNewTurn = wakerTable(opts.subscriber, keys.turnsChannel, (m) =>
     sessionsWithNewTurns(m, keys.turnsChannel, opts.logger),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { errorMessage } from '../core/errors.ts';
-import { rootTag, slotOf } from '../core/key-layout.ts';
+import { conversationTag, type KeySpace, partitionOf, partitionTag, slotOf } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { checkRecord, parseRecord } from '../core/redis-record.ts';
 import { loadRedisScript } from '../core/redis-script.ts';
@@ -16,6 +16,7 @@ import {
   type RunEventSink,
   runEventSchema,
 } from '../run-contract/run-events.ts';
+import { compactEvent, expandEvent } from './stored-event.ts';
 
 const appendEvents = loadRedisScript(join(import.meta.dirname, 'lua', 'append-run-events-var.lua'));
 
@@ -36,21 +37,42 @@ export const RECENT_TURNS = 10;
 /** The index outlives its trees (a background task keeps its tree alive); a gone tree is skipped on read. */
 const TURNS_TTL_SECS = 24 * 60 * 60;
 
-export const runEventKeys = (prefix: string) => ({
-  /** Under the root's tag: a tree's stream and counter share a hash slot with its budget (§15.1.1). */
-  stream: (root: string) => `${rootTag(prefix, root)}:run-events`,
-  seq: (root: string) => `${rootTag(prefix, root)}:run-events:seq`,
-  /** What SCAN matches to find every tree's stream (and counter: filter out `:seq`). */
-  streamPattern: `${rootTag(prefix, '*')}:run-events*`,
+/** The pub/sub channels of the run events: per deployment, whatever the partition count. */
+export const runEventChannels = (prefix: string) => ({
   /** Published after each flush with the root ids it wrote, one per line. */
   channel: `${prefix}:run-events`,
-  /** A session's recent turns: root run id → start ms, the newest RECENT_TURNS. */
-  turns: (session: string) => `${prefix}:session-turns:${session}`,
-  /** The root id of a stream key (what `stream` was given). */
-  rootOf: (streamKey: string) => streamKey.slice(rootTag(prefix, '').length - 1, streamKey.indexOf('}')),
   /** Published after a flush that started turns: a JSON array of their session keys. */
   turnsChannel: `${prefix}:run-events:turns`,
 });
+
+/** What follows a stream key's partition tag; the root id comes after it. */
+const STREAM_PART = ':run-events:';
+
+// Live view only: keys of the previous layout (`{<prefix>:r:<root>}:run-events`, an untagged session index) are
+// not migrated; they expire (1 h, the index 24 h).
+export const runEventKeys = (space: KeySpace) => {
+  const { prefix, partitions } = space;
+  const treeTag = (root: string) => partitionTag(prefix, partitionOf(root, partitions));
+  return {
+    ...runEventChannels(prefix),
+    /**
+     * Under the tag of the root's partition, so one flush writes every tree of a partition in one call (with the
+     * default one partition, all of them): a tree's stream and its counter.
+     */
+    stream: (root: string) => `${treeTag(root)}${STREAM_PART}${root}`,
+    seq: (root: string) => `${treeTag(root)}:run-events-seq:${root}`,
+    /** What SCAN matches to find every tree's stream, in every partition (`partitionTag`), not the counters. */
+    streamPattern: `{${prefix}:p*}${STREAM_PART}*`,
+    /**
+     * A session's recent turns: root run id → start ms, the newest RECENT_TURNS. Under its conversation's
+     * partition tag, so it joins the call of that partition's trees.
+     */
+    turns: (session: string) => `${conversationTag(space, session)}:session-turns:${session}`,
+    /** The root id of a stream key (what `stream` was given). */
+    rootOf: (streamKey: string) =>
+      streamKey.slice(streamKey.indexOf(`}${STREAM_PART}`) + STREAM_PART.length + 1),
+  };
+};
 
 /** A root (or cron) run's start, indexed under its session in the same flush as its events. */
 export interface NewTurn {
@@ -66,12 +88,12 @@ export interface SlotWrite {
 }
 
 /**
- * Each tree's keys carry its root's tag and a session's index has none, so one flush is one script call per hash
- * slot (on one Redis these calls leave together, without waiting for each other's reply). A turn whose index
- * shares a slot with a tree of the flush is folded into that call.
+ * Each tree's keys carry its root's partition tag and a session's index its conversation's, so one flush is one
+ * script call per partition it touches (one in all with the default one partition; on one Redis the calls leave
+ * together, without waiting for each other's reply). Grouped by hash slot, so every call is one slot on a Cluster.
  */
-export function groupBySlot(prefix: string, batch: Map<string, unknown[]>, started: NewTurn[]): SlotWrite[] {
-  const keys = runEventKeys(prefix);
+export function groupBySlot(space: KeySpace, batch: Map<string, unknown[]>, started: NewTurn[]): SlotWrite[] {
+  const keys = runEventKeys(space);
   const groups = new Map<number, SlotWrite>();
   const group = (key: string) => {
     const slot = slotOf(key);
@@ -85,8 +107,8 @@ export function groupBySlot(prefix: string, batch: Map<string, unknown[]>, start
 }
 
 /** The keys of one call of append-run-events-var.lua, in its order: each tree's stream and counter, then indexes. */
-export function slotWriteKeys(prefix: string, g: SlotWrite): string[] {
-  const keys = runEventKeys(prefix);
+export function slotWriteKeys(space: KeySpace, g: SlotWrite): string[] {
+  const keys = runEventKeys(space);
   return [
     ...g.trees.flatMap(([root]) => [keys.stream(root), keys.seq(root)]),
     ...g.turns.map((t) => keys.turns(t.session)),
@@ -121,8 +143,8 @@ function mergeDelta(last: NewRunEvent | undefined, next: NewRunEvent): boolean {
   return true;
 }
 
-export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Logger, 'warn'>): RunEventLog {
-  const keys = runEventKeys(prefix);
+export function createRunEventLog(redis: Redis, space: KeySpace, logger: Pick<Logger, 'warn'>): RunEventLog {
+  const keys = runEventKeys(space);
   let queued = new Map<string, NewRunEvent[]>();
   let turns: NewTurn[] = [];
   let size = 0;
@@ -130,7 +152,7 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
   let writing: Promise<void> = Promise.resolve();
 
   async function writeSlot(g: SlotWrite): Promise<void> {
-    const keyList = slotWriteKeys(prefix, g);
+    const keyList = slotWriteKeys(space, g);
     const args: (string | number)[] = [
       TREE_TTL_SECS,
       MAX_ENTRIES_PER_TREE,
@@ -152,8 +174,12 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
 
   async function write(batch: Map<string, NewRunEvent[]>, started: NewTurn[]): Promise<void> {
     if (batch.size === 0) return;
-    const groups = groupBySlot(prefix, batch, started);
-    // Trees first: a reader woken by a new turn then finds the turn's first events.
+    // Stored without what the stream implies (stored-event.ts): most of an event's envelope is its tree's.
+    const stored = new Map([...batch].map(([root, events]) => [root, events.map(compactEvent)]));
+    const groups = groupBySlot(space, stored, started);
+    // Trees first: a reader woken by a new turn then finds the turn's first events (each call writes its trees
+    // before its turns; with several partitions a turn's tree may be in a sibling call of this flush, whose
+    // message wakes a follower, subscribed before it reads).
     await Promise.all(groups.filter((g) => g.trees.length > 0).map(writeSlot));
     await Promise.all(groups.filter((g) => g.trees.length === 0).map(writeSlot));
   }
@@ -192,7 +218,7 @@ export function createRunEventLog(redis: Redis, prefix: string, logger: Pick<Log
       if (!events || !Number.isInteger(first)) continue;
       events.forEach((raw, i) => {
         // Each event on its own: one damaged event is skipped (logged), its neighbours are kept.
-        const event = checkRecord(runEventSchema, raw, { ...ctx, what: 'run event' });
+        const event = checkRecord(runEventSchema, expandEvent(raw, root), { ...ctx, what: 'run event' });
         if (event && first + i > afterSeq) out.push({ ...event, seq: first + i });
       });
     }

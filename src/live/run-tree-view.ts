@@ -3,6 +3,7 @@
 // child's completion, and a task is `completed` only once its record says so), its runs' pending approvals from
 // their records, and each node's link to the transcript its work is recorded in.
 import type { Redis } from 'ioredis';
+import type { KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import type { RunEvent } from '../run-contract/run-events.ts';
 import { buildRunTree, type RunNode } from '../run-contract/run-tree.ts';
@@ -94,11 +95,11 @@ export function viewRunTree(events: readonly RunEvent[], records: TreeRecords): 
 /** The tree under `rootRunId`, or null when no event of it is stored (unknown, or older than an hour). */
 export async function liveRunTree(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   logger: Pick<Logger, 'warn'>,
   rootRunId: string,
 ): Promise<RunNodeView[] | null> {
-  const events = await createRunEventLog(redis, prefix, logger).read(rootRunId);
+  const events = await createRunEventLog(redis, space, logger).read(rootRunId);
   if (events.length === 0) return null;
-  return viewRunTree(events, await readTreeRecords(redis, prefix, logger));
+  return viewRunTree(events, await readTreeRecords(redis, space.prefix, logger));
 }

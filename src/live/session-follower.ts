@@ -3,6 +3,7 @@
 // resumable session stream of the operations API and the dashboard's pushed session page alike.
 import type { Redis } from 'ioredis';
 import { errorMessage } from '../core/errors.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import type { RunEvent } from '../run-contract/run-events.ts';
 import type { RunEventFeed } from './run-event-feed.ts';
@@ -11,7 +12,7 @@ import { type IndexedTurn, readRecentTurns } from './session-turns.ts';
 export interface SessionFollowOptions {
   feed: RunEventFeed;
   redis: Redis;
-  prefix: string;
+  space: KeySpace;
   logger: Pick<Logger, 'warn'>;
   session: string;
   /** Per turn (root run id), the last sequence number the reader has; a turn not named is read from its start. */
@@ -28,7 +29,7 @@ export async function followSession(o: SessionFollowOptions): Promise<() => void
   let refreshing: Promise<void> = Promise.resolve();
 
   const refresh = async () => {
-    const turns = await readRecentTurns(o.redis, o.prefix, o.session, o.logger);
+    const turns = await readRecentTurns(o.redis, o.space, o.session, o.logger);
     if (stopped) return;
     const current = new Set(turns.map((t) => t.rootRunId));
     // A turn that left the index (more than RECENT_TURNS newer ones) is no longer followed.

@@ -81,9 +81,9 @@ export async function readSessionTree(
   session: string,
 ): Promise<SessionTreeView> {
   const { prefix } = space;
-  const log = createRunEventLog(redis, prefix, logger);
+  const log = createRunEventLog(redis, space, logger);
   const [turns, { rootRunId: runningRoot }, records] = await Promise.all([
-    readRecentTurns(redis, prefix, session, logger),
+    readRecentTurns(redis, space, session, logger),
     readRunningTurn(redis, space, logger, session),
     readTreeRecords(redis, prefix, logger),
   ]);

@@ -3,6 +3,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { isUuid } from '../core/ids.ts';
+import type { KeySpace } from '../core/key-layout.ts';
 import type { Logger } from '../core/logger.ts';
 import { parseRecord } from '../core/redis-record.ts';
 import { RECENT_TURNS, runEventKeys } from './run-event-log.ts';
@@ -15,11 +16,11 @@ export interface IndexedTurn {
 /** Newest first, at most RECENT_TURNS. */
 export async function readRecentTurns(
   redis: Redis,
-  prefix: string,
+  space: KeySpace,
   session: string,
   logger: Pick<Logger, 'warn'>,
 ): Promise<IndexedTurn[]> {
-  const key = runEventKeys(prefix).turns(session);
+  const key = runEventKeys(space).turns(session);
   const flat = await redis.zrevrange(key, 0, RECENT_TURNS - 1, 'WITHSCORES');
   const out: IndexedTurn[] = [];
   for (let i = 0; i + 1 < flat.length; i += 2) {

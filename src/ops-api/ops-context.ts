@@ -13,6 +13,7 @@ import type { AbortSession } from '../fleet/session-abort.ts';
 import type { WorkerStatus } from '../fleet/worker-status.ts';
 import { createLiveSubscriber, type LiveSubscriber } from '../live/live-subscriber.ts';
 import { createRunEventFeed, type RunEventFeed } from '../live/run-event-feed.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import type { QueueStats } from '../queue/queue-stats.ts';
 import type { ConfigDiagnostics } from './health.ts';
 
@@ -75,7 +76,7 @@ export function resolveOpsContext(deps: OpsServerDeps): OpsContext {
   const runEvents = createRunEventFeed({
     redis: deps.redis,
     subscriber,
-    prefix: deps.config.redis.prefix,
+    space: keySpaceOf(deps.config.redis),
     logger: deps.logger,
   });
   return {

@@ -52,7 +52,7 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: OpsContext): void {
   app.get<{ Params: { id: string } }>('/api/runs/:id/tree', async (req, reply) => {
     const id = req.params.id;
     if (!isUuid(id)) return reply.code(400).send({ error: badQuery('id', 'expected a run id') });
-    const runs = await liveRunTree(ctx.redis, ctx.config.redis.prefix, ctx.logger, id);
+    const runs = await liveRunTree(ctx.redis, keySpaceOf(ctx.config.redis), ctx.logger, id);
     if (!runs) return reply.code(404).send({ error: noRunTree(id) });
     return reply.code(200).send({ root_run_id: id, runs });
   });

@@ -6,6 +6,7 @@ import { errorMessage } from '../core/errors.ts';
 import { isUuid } from '../core/ids.ts';
 import { formatSessionCursor, parseSessionCursor } from '../live/session-cursor.ts';
 import { followSession } from '../live/session-follower.ts';
+import { keySpaceOf } from '../queue/names.ts';
 import { badQuery } from './ops-api-messages.ts';
 import type { OpsContext } from './ops-context.ts';
 import { createSseStreams } from './sse-streams.ts';
@@ -46,7 +47,7 @@ export function registerRunEventRoutes(app: FastifyInstance, ctx: OpsContext): v
         followSession({
           feed: ctx.live.runEvents,
           redis: ctx.redis,
-          prefix: ctx.config.redis.prefix,
+          space: keySpaceOf(ctx.config.redis),
           logger: ctx.logger,
           session,
           after: new Map(positions),

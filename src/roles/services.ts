@@ -119,6 +119,6 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
     approvals: opts.approvals ?? NO_APPROVER_PATHS,
     cron: opts.cron ?? null,
     delegation: opts.delegation ?? null,
-    events: opts.events ?? createRunEventLog(redis, prefix, logger),
+    events: opts.events ?? createRunEventLog(redis, keySpaceOf(config.redis), logger),
   });
 }

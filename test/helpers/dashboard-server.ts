@@ -49,11 +49,12 @@ export async function startDashboard(o: {
   registerAssets(app);
   const logger = createSilentLogger();
   const subscriber = createLiveSubscriber({ redisTarget: { url: REDIS_URL }, logger });
-  const runEvents = createRunEventFeed({ redis: o.redis, subscriber, prefix: o.prefix, logger });
+  const space = spaceOf(o.prefix);
+  const runEvents = createRunEventFeed({ redis: o.redis, subscriber, space, logger });
   registerSessionPages(app, {
     config: o.config ?? (() => ({ peer_groups: {} })),
     redis: o.redis,
-    space: spaceOf(o.prefix),
+    space,
     abortSession: o.abortSession,
     logger,
     live: { subscriber, runEvents },

@@ -2,12 +2,15 @@
 -- numbered from the tree's counter; each new turn joins its session's bounded index of recent turns (§6); then
 -- the readers are woken once with every tree's root id, and once with the sessions that got a new turn.
 -- KEYS: for each tree, its event stream then its sequence counter (2 keys per tree); then, for each new turn, its
--- session's recent-turns index (a sorted set: root run id -> start ms). Every key of one call is in one hash slot:
--- the writer (run-event-log.ts) makes one call per slot, so a flush of several trees is several calls.
+-- session's recent-turns index (a sorted set: root run id -> start ms). Every key sits under a partition tag (a
+-- tree's its root's partition, an index its session's) and every key of one call in one hash slot: the writer
+-- (run-event-log.ts) makes one call per slot, so a flush is one call per partition it touches (one in all with
+-- the default one partition).
 -- ARGV[1] ttl seconds, ARGV[2] approximate max stream entries, ARGV[3] pub/sub channel of the trees,
 -- ARGV[4] number of trees, ARGV[5] recent-turns index ttl seconds, ARGV[6] turns kept per session,
 -- ARGV[7] pub/sub channel of the sessions with a new turn; then for each tree: its root id, its event count n,
--- and the events as one JSON array; then for each new turn: its root id, its start ms, its session key.
+-- and the events as one JSON array (each without what its tree implies, src/live/stored-event.ts); then for each
+-- new turn: its root id, its start ms, its session key.
 -- An entry's fields: seq (the sequence number of its first event; the others follow it), events.
 -- Returns the number of events written.
 local written = 0

@@ -2,7 +2,7 @@
 // or any flush of run events (the cost page: every model response is priced then).
 import { type DashboardChange, dashboardChannel, parseChange } from '../../core/dashboard-changes.ts';
 import type { LiveSubscriber } from '../../live/live-subscriber.ts';
-import { runEventKeys } from '../../live/run-event-log.ts';
+import { runEventChannels } from '../../live/run-event-log.ts';
 
 export function onDashboardChange(
   subscriber: LiveSubscriber,
@@ -17,4 +17,4 @@ export function onDashboardChange(
 }
 
 export const onRunEventFlush = (subscriber: LiveSubscriber, prefix: string, wake: () => void) =>
-  subscriber.listen(runEventKeys(prefix).channel, () => wake());
+  subscriber.listen(runEventChannels(prefix).channel, () => wake());

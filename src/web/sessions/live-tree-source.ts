@@ -43,7 +43,7 @@ export function liveTreeSource(d: LiveTreeDeps, session: string): PageSource {
         const stopFollow = await followSession({
           feed: d.runEvents,
           redis: d.redis,
-          prefix: d.prefix,
+          space: d.space,
           logger: d.logger,
           session,
           after: new Map(),

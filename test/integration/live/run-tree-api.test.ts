@@ -8,6 +8,7 @@ import { createRunEventLog } from '../../../src/live/run-event-log.ts';
 import { noRunTree } from '../../../src/ops-api/ops-api-messages.ts';
 import type { RunLineage } from '../../../src/run-contract/run-events.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { silentRunningTask } from '../../helpers/task-fixtures.ts';
 import { type OpsHarness, startOpsHarness } from '../gateway/ops-harness.ts';
 import { TREE_TOML } from './tree-config.ts';
@@ -72,7 +73,7 @@ describe('GET /api/runs/:id/tree', () => {
     const root = randomUUID();
     const child = randomUUID();
     const taskId = randomUUID();
-    const events = createRunEventLog(h.redis, h.prefix, createSilentLogger());
+    const events = createRunEventLog(h.redis, spaceOf(h.prefix), createSilentLogger());
     const rootRun = {
       runId: root,
       lineage: { kind: 'root', treeRootId: root, parentRunId: null, parentToolCallId: null } as RunLineage,

@@ -143,7 +143,7 @@ describe('GET /api/sessions/:id/tree', () => {
         mode: 'bounded',
       } as RunLineage,
     };
-    const log = createRunEventLog(h.redis, h.prefix, createSilentLogger());
+    const log = createRunEventLog(h.redis, spaceOf(h.prefix), createSilentLogger());
     log.emit(rootRun(root), { type: 'run_started', kind: 'root', agent: 'main', session_key: session });
     log.emit(child, {
       type: 'run_started',

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRunEventLog } from '../../../src/live/run-event-log.ts';
 import type { RunLineage } from '../../../src/run-contract/run-events.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { uniquePrefix } from '../../helpers/redis.ts';
 import { readSse } from '../../helpers/sse.ts';
 import { type OpsHarness, startOpsHarness } from '../gateway/ops-harness.ts';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => ops.close());
 
-const log = () => createRunEventLog(ops.redis, prefix, createSilentLogger());
+const log = () => createRunEventLog(ops.redis, spaceOf(prefix), createSilentLogger());
 
 function turn(session: string) {
   const root = randomUUID();

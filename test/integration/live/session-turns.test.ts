@@ -7,6 +7,7 @@ import { createSilentLogger } from '../../../src/core/logger.ts';
 import { createRunEventLog, RECENT_TURNS, runEventKeys } from '../../../src/live/run-event-log.ts';
 import { readRecentTurns, sessionsWithNewTurns } from '../../../src/live/session-turns.ts';
 import type { RunKind, RunLineage } from '../../../src/run-contract/run-events.ts';
+import { spaceOf } from '../../helpers/key-space.ts';
 import { capturingLogger } from '../../helpers/providers.ts';
 import { deletePrefix, testRedis, uniquePrefix } from '../../helpers/redis.ts';
 import { waitFor } from '../../helpers/wait.ts';
@@ -14,7 +15,8 @@ import { waitFor } from '../../helpers/wait.ts';
 const redis = testRedis();
 const sub = testRedis();
 const prefix = uniquePrefix('live-turns');
-const keys = runEventKeys(prefix);
+const space = spaceOf(prefix);
+const keys = runEventKeys(space);
 const announced: string[] = [];
 beforeAll(async () => {
   sub.on('message', (_c: string, m: string) =>
@@ -28,7 +30,7 @@ afterAll(async () => {
   sub.disconnect();
 });
 
-const log = createRunEventLog(redis, prefix, createSilentLogger());
+const log = createRunEventLog(redis, space, createSilentLogger());
 
 function start(
   kind: RunKind,
@@ -66,11 +68,11 @@ describe('the recent-turns index', () => {
     const cron = start('cron', 'cron-x');
     await log.flush();
 
-    const turns = await readRecentTurns(redis, prefix, session, createSilentLogger());
+    const turns = await readRecentTurns(redis, space, session, createSilentLogger());
     expect(turns.map((t) => t.rootRunId)).toEqual([second, first]);
     expect(turns[0]!.startedAt).toBeGreaterThanOrEqual(turns[1]!.startedAt);
     expect(
-      (await readRecentTurns(redis, prefix, 'cron-x', createSilentLogger())).map((t) => t.rootRunId),
+      (await readRecentTurns(redis, space, 'cron-x', createSilentLogger())).map((t) => t.rootRunId),
     ).toEqual([cron]);
     await expect.poll(() => announced.filter((s) => s === session).length).toBe(2);
     expect(announced.some((s) => s.startsWith('subagent-'))).toBe(false);
@@ -85,7 +87,7 @@ describe('the recent-turns index', () => {
       await nextMillisecond();
     }
     expect(await redis.zcard(keys.turns(session))).toBe(RECENT_TURNS);
-    const turns = await readRecentTurns(redis, prefix, session, createSilentLogger());
+    const turns = await readRecentTurns(redis, space, session, createSilentLogger());
     expect(turns.map((t) => t.rootRunId)).toEqual(roots.slice(3).reverse());
   });
 
@@ -96,7 +98,7 @@ describe('the recent-turns index', () => {
     await redis.zadd(keys.turns(session), String(Date.now() + 5), 'not-a-run-id');
     await redis.zadd(keys.turns(session), 'inf', randomUUID());
     const { logger, lines } = capturingLogger();
-    const turns = await readRecentTurns(redis, prefix, session, logger);
+    const turns = await readRecentTurns(redis, space, session, logger);
     expect(turns.map((t) => t.rootRunId)).toEqual([good]);
     expect(lines.filter((l) => l.includes('unreadable recent-turn entry skipped'))).toHaveLength(2);
   });

@@ -169,7 +169,7 @@ describe('pushed dashboard pages', () => {
       runId: root,
       lineage: { kind: 'root', treeRootId: root, parentRunId: null, parentToolCallId: null } as RunLineage,
     };
-    const events = createRunEventLog(redis, prefix, logger);
+    const events = createRunEventLog(redis, spaceOf(prefix), logger);
     const marks = createRunningTurns(redis, spaceOf(prefix), logger);
     await follow(`${transcriptUrl('main', session)}/stream`, async (sse) => {
       expect(last(sse)).toEqual({ html: expect.stringContaining('No turn'), running: [] });

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { approvalKeys } from '../../../src/approval/record.ts';
 import { failureCounterKey } from '../../../src/core/failure-limiter.ts';
-import { slotOf } from '../../../src/core/key-layout.ts';
+import { type KeySpace, partitionOf, slotOf } from '../../../src/core/key-layout.ts';
 import { costKeys } from '../../../src/cost/ledger.ts';
 import { taskKeys } from '../../../src/delegation/task-records.ts';
 import { treeBudgetKey } from '../../../src/delegation/tree-budget.ts';
@@ -58,13 +58,20 @@ const approvals = approvalKeys(prefix);
 const tasks = taskKeys(prefix);
 const refused = refusedSendersKeys(prefix);
 const approvalToken = approvals.token('telegram.main', '42', 'ab12cd');
-const runEventCalls = groupBySlot(
-  prefix,
-  new Map(ids.roots.map((r) => [r, [{}]])),
-  ids.roots
-    .slice(0, 2)
-    .map((root, i) => ({ root, at: 1_700_000_000_000 + i, session: ids.sessions[i] ?? '' })),
-);
+/** One run-event flush: twelve trees, each a new turn of its own session (the odd session keys among them). */
+const flushRoots = Array.from({ length: 12 }, (_, i) => `0b5e7c1e-6a39-4a4e-9f57-3f1f6c1f2a${10 + i}`);
+const flushTurns = flushRoots.map((root, i) => ({
+  root,
+  at: 1_700_000_000_000 + i,
+  session: ids.sessions.at(-1 - i) ?? '',
+}));
+const flushCalls = (s: KeySpace) =>
+  groupBySlot(s, new Map(flushRoots.map((r) => [r, [{}]])), flushTurns).map((g) => ({
+    g,
+    keys: slotWriteKeys(s, g),
+  }));
+const runEventCalls = flushCalls(space);
+const oneRunEventCall = flushCalls({ prefix, partitions: 1 });
 
 /** The conversation path's calls, one per sample conversation (`ids.sessions` are conversation ids). */
 const inbox = inboxKeys(space);
@@ -168,10 +175,13 @@ const scripts: Record<string, Site[]> = {
   'fleet/lua/renew-lease-1.lua': [
     { site: 'fleet/channel-lease.ts renew', keys: [leaseKey(prefix, 'telegram.main')] },
   ],
-  'live/lua/append-run-events-var.lua': runEventCalls.map((g, i) => ({
-    site: `live/run-event-log.ts flush, call ${i + 1} of ${runEventCalls.length}`,
-    keys: slotWriteKeys(prefix, g),
-  })),
+  'live/lua/append-run-events-var.lua': [
+    ...runEventCalls.map((c, i) => ({
+      site: `live/run-event-log.ts flush, call ${i + 1} of ${runEventCalls.length}`,
+      keys: c.keys,
+    })),
+    ...oneRunEventCall.map((c) => ({ site: 'live/run-event-log.ts flush (one partition)', keys: c.keys })),
+  ],
   'security/check-and-record-action-1.lua': [
     {
       site: 'security/action-buckets.ts tryRecord',
@@ -353,12 +363,23 @@ describe('one hash slot per script and command (Cluster layout)', () => {
     });
   }
 
-  it('a flush of several trees is split by slot, and each turn index joins a call', () => {
-    expect(runEventCalls.flatMap((g) => g.trees.map(([r]) => r)).sort()).toEqual([...ids.roots].sort());
-    expect(runEventCalls.flatMap((g) => g.turns.map((t) => t.session)).sort()).toEqual(
-      ids.sessions.slice(0, 2).sort(),
-    );
-    // Distinct roots land in distinct slots here: one call each, plus the session indexes' own.
-    expect(runEventCalls.length).toBeGreaterThan(1);
+  it('a run-event flush is one call per partition it touches: every tree and turn index in one of them', () => {
+    for (const calls of [runEventCalls, oneRunEventCall]) {
+      expect(calls.flatMap((c) => c.g.trees.map(([r]) => r)).sort()).toEqual([...flushRoots].sort());
+      expect(calls.flatMap((c) => c.g.turns.map((t) => t.session)).sort()).toEqual(
+        flushTurns.map((t) => t.session).sort(),
+      );
+    }
+    const partitions = new Set([
+      ...flushRoots.map((r) => partitionOf(r, space.partitions)),
+      ...flushTurns.map((t) => partitionOf(t.session, space.partitions)),
+    ]);
+    expect(partitions.size).toBeGreaterThan(1);
+    expect(runEventCalls).toHaveLength(partitions.size);
+  });
+
+  it('with one partition, a flush of several trees and sessions is exactly one call', () => {
+    expect(oneRunEventCall).toHaveLength(1);
+    expect(oneRunEventCall[0]?.keys).toHaveLength(flushRoots.length * 2 + flushTurns.length);
   });
 });
