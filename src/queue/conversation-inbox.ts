@@ -91,8 +91,11 @@ export interface ConversationInbox {
     next: NextTurnStart,
   ): Promise<SettledAndBegun>;
   pending(conversation: string): Promise<number>;
-  /** Events are waiting and no drain job exists for them (one that exists reaches them or re-kicks). */
-  needsKick(conversation: string): Promise<boolean>;
+  /**
+   * Events are waiting and no drain job exists for them (one that exists reaches them or re-kicks): the head's
+   * agent as stored (a hint for the kick: the drain's first script compares it), else null when no kick is due.
+   */
+  needsKick(conversation: string): Promise<{ agent: string | undefined } | null>;
   /** Conversations that have events waiting (for the sweeper). */
   activeConversations(): Promise<string[]>;
 }
@@ -304,12 +307,12 @@ export function createConversationInbox(
     settleAndBegin: (conversation, event, turn, next) => settleTurnAt(conversation, event, turn, next),
     pending: (conversation) => redis.llen(inboxKey(conversation)),
     async needsKick(conversation) {
-      // One round trip: both leave in the same auto-pipelined write.
-      const [waiting, job] = await Promise.all([
-        redis.llen(inboxKey(conversation)),
+      // One round trip: both leave in the same write.
+      const [head, job] = await Promise.all([
+        redis.lindex(inboxKey(conversation), 0),
         redis.exists(drainJobKey(space, conversation)),
       ]);
-      return waiting > 0 && job === 0;
+      return head === null || job !== 0 ? null : { agent: storedAgent(head) };
     },
     async activeConversations() {
       const sets = await Promise.all(
@@ -318,4 +321,14 @@ export function createConversationInbox(
       return sets.flat();
     },
   };
+}
+
+/** The `agent` of a stored event, unchecked beyond its type: only a hint, the head itself is read and checked later. */
+function storedAgent(raw: string): string | undefined {
+  try {
+    const agent = (JSON.parse(raw) as { agent?: unknown } | null)?.agent;
+    return typeof agent === 'string' ? agent : undefined;
+  } catch {
+    return undefined;
+  }
 }

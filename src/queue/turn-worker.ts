@@ -287,7 +287,9 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   const rekickIfPending = (conversation: string, onError: (err: unknown) => void) => {
     const kick = (async () => {
       // The finished job is already removed: a job that exists now was kicked since, and reaches the events.
-      if (await inbox.needsKick(conversation)) await opts.turns.kick(conversation);
+      // Naming the head's agent lets the drain begin the turn in its first script (turn-begin.ts).
+      const due = await inbox.needsKick(conversation);
+      if (due) await opts.turns.kick(conversation, due.agent);
     })()
       .catch(onError)
       .finally(() => rekicks.delete(kick));

@@ -47,9 +47,12 @@ describe('conversation inbox', () => {
       });
       // The inbox is empty again, but the job is still there (finishing): its completion re-kicks.
       expect(await inbox.accept(conversation, event('k2', 'two'))).toBe('queued');
-      expect(await inbox.needsKick(conversation)).toBe(false); // the job in charge reaches it
+      expect(await inbox.needsKick(conversation)).toBeNull(); // the job in charge reaches it
       await redis.del(drainJobKey(space, conversation));
-      expect(await inbox.needsKick(conversation)).toBe(true); // the job is gone: someone must kick
+      // The job is gone: someone must kick, naming the head's agent.
+      expect(await inbox.needsKick(conversation)).toEqual({ agent: 'main' });
+      await redis.lpush(keys.inbox(conversation), 'not json');
+      expect(await inbox.needsKick(conversation)).toEqual({ agent: undefined });
     } finally {
       await turns.close();
     }
