@@ -122,9 +122,19 @@ export interface SettledAndBegun {
   begun?: { turnId: string; history?: ChatMessage[] };
 }
 
+// Asked several times per turn (accept, settle, re-kick); a bounded memo spares the digest.
+const jobIds = new Map<string, string>();
+const MAX_MEMO_JOB_IDS = 10_000;
+
 /** BullMQ job ids may not contain ':'; conversation ids do, so jobs use a digest. */
 export function conversationJobId(conversation: string): string {
-  return `conv-${createHash('sha1').update(conversation).digest('hex')}`;
+  let id = jobIds.get(conversation);
+  if (id === undefined) {
+    id = `conv-${createHash('sha1').update(conversation).digest('hex')}`;
+    if (jobIds.size >= MAX_MEMO_JOB_IDS) jobIds.clear();
+    jobIds.set(conversation, id);
+  }
+  return id;
 }
 
 /**

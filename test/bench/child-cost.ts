@@ -18,7 +18,7 @@ const tg = await startFakeTelegram();
 const baton = await startBatonChild(
   process.env.BATON_TEST_REDIS_URL ?? REDIS_URL,
   'cost',
-  fakeModelAgentToml(model.openaiBaseUrl) + telegramChannel(tg.url),
+  fakeModelAgentToml(model.openaiBaseUrl) + telegramChannel(tg.url, process.env.CHILD_COST_LIVE_KEYS ?? ''),
   profDir
     ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=200'] }
     : { nodeArgs: (process.env.CHILD_COST_NODE_ARGS ?? '').split(' ').filter(Boolean) },
@@ -56,7 +56,14 @@ process.stdout.write(
     `Bot API calls/turn: ${[...methods].map(([k, v]) => `${k} ${round(v / turns)}`).join(', ')}\n` +
     `threads ms/turn: ${[...th1].map(([k, v]) => `${k} ${round((v - (th0.get(k) ?? 0)) / turns)}`).join(', ')}\n`,
 );
-// The process lane's burst: 1,000 messages over 100 chats, RSS once the last reply left.
+// The process lane's burst: 1,000 messages over 100 chats, RSS once the last reply left (CHILD_COST_NO_BURST=1:
+// sequential turns only, e.g. for a profile of them alone).
+if (process.env.CHILD_COST_NO_BURST) {
+  await baton.close();
+  await tg.close();
+  await model.close();
+  process.exit(0);
+}
 const idleRss = baton.rssMb();
 const sent = tg.calls.filter((c) => c.method === 'sendMessage').length;
 const burstCpu0 = baton.cpuMs();
