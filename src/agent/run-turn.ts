@@ -60,7 +60,7 @@ export interface TurnSession {
   history: ChatMessage[];
 }
 
-/** Both reads leave in one round trip (the command client auto-pipelines). */
+/** Both reads leave in one round trip (the command client writes a tick's commands together). */
 export async function readTurnSession(
   services: RuntimeServices,
   agentAlias: string,

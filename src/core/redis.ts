@@ -48,6 +48,8 @@ export function clusterClientOptions(
  * MULTI must stay in one hash slot (core/key-layout.ts), SCAN/KEYS/INFO reach one random node (scan every
  * master with core/redis-scan.ts), `scanStream` does not exist, and `duplicate()` takes (nodes, options)
  * (called without arguments, as baton does, it copies the client like Redis's). Pub/sub works unchanged.
+ * `autoPipeline`: the commands one tick issues leave in one write (core/tick-writes.ts; on a Cluster, ioredis's
+ * auto-pipelining, which routes per node).
  */
 export function createRedis(
   target: RedisTarget,

@@ -50,7 +50,7 @@ export function createRunningTurns(
     async markRunning(sessionKey, runId, workerId, rootRunId) {
       const mark = JSON.stringify({ runId, workerId, ...(rootRunId ? { rootRunId } : {}) });
       const [channel, change] = changeArgs(prefix, 'sessions', sessionKey);
-      // One round trip, and no write of its own: both leave in the connection's next auto-pipelined batch (a
+      // One round trip, and no write of its own: both leave in the connection's write of this tick (a
       // MULTI is written at once), and the open dashboard pages learn of the turn with the mark. The publish only
       // tells pages to re-read, so it needs no transaction with the mark it follows.
       await Promise.all([redis.hset(key(sessionKey), sessionKey, mark), redis.publish(channel, change)]);

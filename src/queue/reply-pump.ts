@@ -41,7 +41,7 @@ const ORDER_RECHECK_MS = 100;
 
 export interface ReplyPumpOptions {
   adapter: ChannelAdapter;
-  /** Command connection (auto-pipelined); the pump opens its own blocking reader from `redisTarget`. */
+  /** Command connection (a tick's commands in one write); the pump opens its own blocking reader from `redisTarget`. */
   redis: Redis;
   redisTarget: RedisTarget;
   space: KeySpace;

@@ -27,7 +27,7 @@ export interface SessionsView {
 
 /**
  * One page: the index's newest (or the given rows), then one LLEN and one HEXISTS of the running mark per
- * row, auto-pipelined.
+ * row, sent in one write.
  */
 export async function readSessions(
   redis: Redis,
@@ -39,7 +39,7 @@ export async function readSessions(
     ? { total: only.length, sessions: only }
     : await readSessionIndex(redis, space, offset, SESSIONS_PAGE_SIZE);
   if (page.sessions.length === 0) return { total: page.total, offset, rows: [] };
-  // Single-key commands (the rows' keys sit in several partitions' slots), sent together by auto-pipelining.
+  // Single-key commands (the rows' keys sit in several partitions' slots), sent together in one write.
   const [counts, marks] = await Promise.all([
     Promise.all(page.sessions.map((s) => redis.llen(historyKeys(space, s.agent, s.sessionKey)[0]))),
     Promise.all(page.sessions.map((s) => redis.hexists(runningTurnsKey(space, s.sessionKey), s.sessionKey))),
