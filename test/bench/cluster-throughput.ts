@@ -4,22 +4,17 @@
 // Redis with the Cluster's 16 partitions (what partitioning alone costs), the Cluster. Per Redis node: CPU
 // seconds (INFO cpu used_cpu_sys + user) spent during the measured burst, and the clients connected at its
 // end. Rounds alternate the lanes so drift on a shared machine hits each.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalChannel } from '../../channels/local/local-adapter.ts';
-import { createSilentLogger } from '../../src/core/logger.ts';
-import { createRedis } from '../../src/core/redis.ts';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
-import { startGatewayRole } from '../../src/roles/gateway-role.ts';
-import { startFakeModelServer } from '../fakes/model-server.ts';
-import { type BatonProcess, startBaton } from '../helpers/baton-process.ts';
 import { freePort } from '../helpers/free-port.ts';
-import { deletePrefix, redisTargetToml, uniquePrefix } from '../helpers/redis.ts';
+import { redisTargetToml } from '../helpers/redis.ts';
 import { startRedisCluster } from '../helpers/redis-cluster.ts';
 import { askPort, cpuSecondsOf, startRedisServer } from '../helpers/redis-server-process.ts';
-import { echoResponder, LOCAL_PEERS } from '../helpers/runtime-harness.ts';
-import { configFromToml, fakeModelAgentToml } from '../helpers/test-config.ts';
+import { LOCAL_PEERS } from '../helpers/runtime-harness.ts';
+import { fakeModelAgentToml } from '../helpers/test-config.ts';
+import { startWorkerFleet } from './worker-fleet.ts';
 
 export interface ThroughputOptions {
   workers: number;
@@ -90,43 +85,21 @@ async function startSingleRedis(): Promise<RedisUnderTest> {
 }
 
 async function measureLane(r: RedisUnderTest, o: ThroughputOptions): Promise<LaneFigures> {
-  const server = await startFakeModelServer();
-  server.respond(echoResponder(() => o.modelMs));
-  const prefix = uniquePrefix('bench-cluster');
-  const dataDir = mkdtempSync(join(tmpdir(), 'baton-bench-cluster-'));
-  const text = `[redis]\n${redisTargetToml(r.target)}\nprefix = "${prefix}"\n${r.partitions ? `partitions = ${r.partitions}` : ''}\n\n[gateway]\ndata_dir = "${dataDir}"\n\n${fakeModelAgentToml(server.openaiBaseUrl)}\n[worker]\nconcurrency = ${o.concurrency}\n${LOCAL_PEERS}`;
-  const cfgPath = join(dataDir, 'baton.toml');
-  writeFileSync(cfgPath, text);
-  const config = configFromToml(text);
-  const redis = createRedis(config.redis, { autoPipeline: true });
-  const local = createLocalChannel('test', 4000);
-  const gateway = await startGatewayRole({
-    config,
-    logger: createSilentLogger(),
-    redis,
-    adapters: [local],
-    routes: { 'local.test': 'main' },
+  const fleet = await startWorkerFleet({
+    name: 'cluster',
+    workers: o.workers,
+    modelMs: o.modelMs,
+    configText: (prefix, dataDir, model) =>
+      `[redis]\n${redisTargetToml(r.target)}\nprefix = "${prefix}"\n${r.partitions ? `partitions = ${r.partitions}` : ''}\n\n[gateway]\ndata_dir = "${dataDir}"\n\n${fakeModelAgentToml(model)}\n[worker]\nconcurrency = ${o.concurrency}\n${LOCAL_PEERS}`,
   });
-  const procs: BatonProcess[] = [];
   try {
-    for (let i = 0; i < o.workers; i++) procs.push(startBaton(['worker', '-c', cfgPath]));
-    await Promise.all(procs.map((p) => p.waitFor(/baton worker running/, 60_000)));
-    const burst = async (tag: string, n: number) => {
-      const before = local.replies.length;
-      const t0 = performance.now();
-      const sends: Promise<unknown>[] = [];
-      for (let i = 0; i < n; i++) sends.push(local.inject({ chat: `${tag}-${i}`, text: `t${i}` }));
-      await Promise.all(sends);
-      await local.waitForReplies(before + n, { timeoutMs: 300_000 });
-      return (performance.now() - t0) / 1000;
-    };
-    await burst('warm', o.warmupTurns).catch((err: unknown) => {
+    await fleet.burst('warm', o.warmupTurns, 300_000).catch((err: unknown) => {
       // Say what the workers said: a stuck lane is otherwise silent.
-      for (const p of procs) process.stderr.write(`${p.output().slice(-3000)}\n`);
+      for (const p of fleet.procs) process.stderr.write(`${p.output().slice(-3000)}\n`);
       throw err;
     });
     const cpu0 = await r.cpuSeconds();
-    const secs = await burst('s', o.turns);
+    const secs = await fleet.burst('s', o.turns, 300_000);
     const cpu1 = await r.cpuSeconds();
     const clients = await r.clients();
     const used = [...cpu1].map(([port, s]) => s - (cpu0.get(port) ?? s));
@@ -137,13 +110,7 @@ async function measureLane(r: RedisUnderTest, o: ThroughputOptions): Promise<Lan
       clients,
     };
   } finally {
-    for (const p of procs) p.kill('SIGTERM');
-    await Promise.all(procs.map((p) => p.exited));
-    await gateway.close(1000);
-    await server.close();
-    await deletePrefix(redis, prefix);
-    redis.disconnect();
-    rmSync(dataDir, { recursive: true, force: true });
+    await fleet.close();
   }
 }
 
