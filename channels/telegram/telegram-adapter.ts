@@ -4,6 +4,7 @@
 // Rate limits: @grammyjs/auto-retry waits out short `retry_after`s (bounded attempts and delay); a longer one is
 // passed on as ChannelRateLimitError so the reply pump pauses the channel. The throttler plugin is not used:
 // its fixed per-chat spacing would delay every quick follow-up (spec/config.md §12, "Platform rate limits").
+
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
@@ -19,6 +20,7 @@ import {
 } from '../../src/channel-host/types.ts';
 import { errorMessage } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import { botApiFetch } from './bot-api-fetch.ts';
 import { telegramDialect } from './dialect.ts';
 import { toTelegramHtml } from './telegram-html.ts';
 import type { BotIdentity } from './telegram-inbound.ts';
@@ -87,7 +89,8 @@ export function createTelegramAdapter(opts: TelegramAdapterOptions): ChannelAdap
   const key = `telegram.${opts.alias}`;
   const { logger } = opts;
   const apiRoot = (opts.apiBaseUrl ?? 'https://api.telegram.org').replace(/\/+$/, '');
-  const bot = new Bot(opts.botToken, { client: { apiRoot } });
+  // botApiFetch: grammy's calls over Node's HTTP client, not node-fetch (bot-api-fetch.ts).
+  const bot = new Bot(opts.botToken, { client: { apiRoot, fetch: botApiFetch as unknown as typeof fetch } });
   // Network errors and 5xx go back to the caller at once: the pump retries sends with its own backoff, and
   // grammy's polling loop retries getUpdates; auto-retry only waits out short retry_afters.
   bot.api.config.use(
