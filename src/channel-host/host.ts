@@ -22,11 +22,14 @@ import { wellFormed } from './well-formed.ts';
 
 /** Where accepted messages go: the conversation inbox plus a drain job (implemented in src/queue). */
 export interface TurnIngest {
-  /** `first` when the conversation had nothing waiting (it needs a kick), `queued` behind others, or `duplicate`. */
+  /**
+   * `first` when the conversation had nothing waiting (it needs a kick), `kicked` when it had nothing waiting and
+   * its drain job was already sent behind the event, `queued` behind others, or `duplicate`.
+   */
   accept(
     conversation: string,
     message: InboundMessage & { agent: string },
-  ): Promise<'first' | 'queued' | 'duplicate'>;
+  ): Promise<'first' | 'kicked' | 'queued' | 'duplicate'>;
   /** `agent`: who the conversation's first event is for, so the worker can read its session early. */
   kick(conversation: string, agent?: string): Promise<void>;
 }

@@ -7,7 +7,13 @@ import { basename, dirname, join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { assertOneSlot } from './key-layout.ts';
 
-export type RedisScript = (redis: Redis, keys: string[], args: (string | number)[]) => Promise<unknown>;
+/** `onEval`: told when the script was not cached and went again as EVAL (after the caller's later commands). */
+export type RedisScript = (
+  redis: Redis,
+  keys: string[],
+  args: (string | number)[],
+  onEval?: () => void,
+) => Promise<unknown>;
 
 // Every test runs with it (vitest.config.ts), so a script whose keys span two slots fails on one Redis as it
 // would on a Cluster. Off by default in a deployment: one Redis runs such a script fine, and a Cluster refuses it.
@@ -32,7 +38,7 @@ export function loadRedisScript(path: string): RedisScript {
   if (suffix === undefined) throw new Error(`Lua script ${path} must end with -<key count>.lua or -var.lua`);
   const keyCount = suffix === 'var' ? null : Number(suffix);
   const sha = createHash('sha1').update(source).digest('hex');
-  return async (redis, keys, args) => {
+  return async (redis, keys, args, onEval) => {
     if (keyCount !== null && keys.length !== keyCount) {
       throw new Error(`${basename(path)} takes ${keyCount} keys, got ${keys.length}`);
     }
@@ -41,6 +47,7 @@ export function loadRedisScript(path: string): RedisScript {
       return await redis.evalsha(sha, keys.length, ...keys, ...args);
     } catch (err) {
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      onEval?.();
       return redis.eval(source, keys.length, ...keys, ...args);
     }
   };

@@ -71,7 +71,15 @@ export interface SettledTurn {
 }
 
 export interface ConversationInbox {
-  accept(conversation: string, event: Omit<QueuedMessage, 'seq'>): Promise<AcceptResult>;
+  /**
+   * `onReordered`: told when the ingest had to go again (its script was not cached), so commands the caller
+   * sent right behind it ran first.
+   */
+  accept(
+    conversation: string,
+    event: Omit<QueuedMessage, 'seq'>,
+    onReordered?: () => void,
+  ): Promise<AcceptResult>;
   head(conversation: string): Promise<QueuedMessage | null>;
   /** The head, and in the same script its turn's running mark and history, as `settleAndBegin` does. */
   begin(conversation: string, next: NextTurnStart): Promise<SettledAndBegun>;
@@ -93,9 +101,10 @@ export interface ConversationInbox {
   pending(conversation: string): Promise<number>;
   /**
    * Events are waiting and no drain job exists for them (one that exists reaches them or re-kicks): the head's
-   * agent as stored (a hint for the kick: the drain's first script compares it), else null when no kick is due.
+   * agent as stored (a hint for the kick: the drain's first script compares it); `idle` when nothing waits;
+   * null when a job exists for what waits.
    */
-  needsKick(conversation: string): Promise<{ agent: string | undefined } | null>;
+  needsKick(conversation: string): Promise<{ agent: string | undefined } | 'idle' | null>;
   /** Conversations that have events waiting (for the sweeper). */
   activeConversations(): Promise<string[]>;
 }
@@ -266,7 +275,7 @@ export function createConversationInbox(
     };
   }
   return {
-    async accept(conversation, event) {
+    async accept(conversation, event, onReordered) {
       const dedupe = keys.dedupe(conversation, event.channel, event.eventId);
       const res = await ingestEvent(
         redis,
@@ -287,6 +296,7 @@ export function createConversationInbox(
           sessionIndexMember(event.agent, conversation),
           ...changeArgs(prefix, 'sessions', conversation),
         ],
+        onReordered,
       );
       const length = Number(res);
       // -1: the drain job that emptied the inbox is finishing; its completion re-kicks (turn-worker.ts).
@@ -322,7 +332,8 @@ export function createConversationInbox(
         redis.lindex(inboxKey(conversation), 0),
         redis.exists(drainJobKey(space, conversation)),
       ]);
-      return head === null || job !== 0 ? null : { agent: storedAgent(head) };
+      if (head === null) return 'idle';
+      return job !== 0 ? null : { agent: storedAgent(head) };
     },
     async activeConversations() {
       const sets = await Promise.all(

@@ -28,6 +28,7 @@ import {
   turnIdOf,
 } from './conversation-inbox.ts';
 import { GatedWorker, SlotGate } from './gated-worker.ts';
+import type { IdleHints } from './idle-hints.ts';
 import { createLiveShows } from './live-shows.ts';
 import { TURNS_QUEUE, turnsQueuePrefix } from './names.ts';
 import { createTurnBeginner, type OpenTurn } from './turn-begin.ts';
@@ -56,6 +57,8 @@ export interface TurnWorkerOptions {
   /** BullMQ lock settings: how fast a crashed worker's conversation is picked up elsewhere. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** Where a finished drain job that left its conversation idle is noted, for a gateway in this process. */
+  idleHints?: IdleHints;
 }
 
 export interface TurnWorker {
@@ -289,7 +292,8 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
       // The finished job is already removed: a job that exists now was kicked since, and reaches the events.
       // Naming the head's agent lets the drain begin the turn in its first script (turn-begin.ts).
       const due = await inbox.needsKick(conversation);
-      if (due) await opts.turns.kick(conversation, due.agent);
+      if (due === 'idle') opts.idleHints?.noteIdle(conversation);
+      else if (due) await opts.turns.kick(conversation, due.agent);
     })()
       .catch(onError)
       .finally(() => rekicks.delete(kick));

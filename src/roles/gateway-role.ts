@@ -28,6 +28,7 @@ import { createOpsDeps } from '../ops-api/ops-deps.ts';
 import { startOpsServer } from '../ops-api/ops-server.ts';
 import { createApprovalDelivery } from '../queue/approval-delivery.ts';
 import { createConversationInbox } from '../queue/conversation-inbox.ts';
+import type { IdleHints } from '../queue/idle-hints.ts';
 import { keySpaceOf } from '../queue/names.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { startReplyPump } from '../queue/reply-pump.ts';
@@ -37,6 +38,7 @@ import { createPeerAdmitter, createPolicyEditor } from '../web/ops/policy-editor
 import { registerWeb } from '../web/register-web.ts';
 import { type ChannelRunner, startChannelRunner } from './channel-runner.ts';
 import { dialectOf } from './platforms.ts';
+import { createTurnIngest } from './turn-ingest.ts';
 import type { Role } from './worker-role.ts';
 
 export interface GatewayRoleOptions {
@@ -57,6 +59,8 @@ export interface GatewayRoleOptions {
   lease?: Partial<LeaseTimings> & { kill?: AbortSignal };
   /** The operator pages' config path and editor (src/web/ops). */
   opsPages?: OpsPagesWiring;
+  /** Conversations a worker in this process saw go idle: their next message kicks right behind its ingest. */
+  idleHints?: IdleHints;
 }
 
 export interface GatewayRole extends Role {
@@ -72,7 +76,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   const { prefix } = target;
   const space = keySpaceOf(target);
   const inbox = createConversationInbox(redis, space, logger);
-  const turns = createTurnQueue(target, space);
+  const turns = createTurnQueue(target, space, redis);
   const redact = createTextRedactor(config.secrets);
   const subscriber = createRedis(target);
   subscriber.on('error', () => {});
@@ -101,7 +105,7 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
     config,
     ...(opts.live ? { currentConfig: opts.live.current } : {}),
     logger,
-    ingest: { accept: (c, m) => inbox.accept(c, m), kick: (c, a) => turns.kick(c, a) },
+    ingest: createTurnIngest(inbox, turns, opts.idleHints),
     ...(opts.routes ? { routes: opts.routes } : {}),
     actions,
     commands: createChatCommands({

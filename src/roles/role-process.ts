@@ -5,6 +5,7 @@ import { createLiveConfig } from '../config/live-config.ts';
 import { createLogger } from '../core/logger.ts';
 import { connectRedisOrExplain } from '../core/redis.ts';
 import type { ConfigDiagnostics } from '../ops-api/health.ts';
+import { createIdleHints } from '../queue/idle-hints.ts';
 import { checkKeyLayout, LayoutMismatchError } from '../queue/layout-record.ts';
 import { keySpaceOf } from '../queue/names.ts';
 import { createChannelAdapters } from './channel-adapters.ts';
@@ -99,8 +100,11 @@ async function runUntilStopped(
   const adapters = role === 'worker' ? [] : await createChannelAdapters(config, logger);
   const roles: Role[] = [];
   let opsUrl: string | null = null;
+  // Both roles in this process: the worker tells the gateway which conversations it left idle (idle-hints.ts).
+  const idleHints = role === 'start' ? createIdleHints() : undefined;
   if (role !== 'worker') {
     const gateway = await startGatewayRole({
+      ...(idleHints ? { idleHints } : {}),
       config,
       live,
       logger,
@@ -117,6 +121,7 @@ async function runUntilStopped(
     const lockMs = Number(io.env.BATON_TURN_LOCK_MS) || undefined;
     roles.push(
       await startWorkerRole({
+        ...(idleHints ? { idleHints } : {}),
         config,
         live,
         logger,

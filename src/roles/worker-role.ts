@@ -27,6 +27,7 @@ import { createCronScheduler } from '../queue/cron-scheduler.ts';
 import { startCronWorker } from '../queue/cron-worker.ts';
 import { createDelegationServices } from '../queue/delegate-queue.ts';
 import { createDelegateWorker } from '../queue/delegate-worker.ts';
+import type { IdleHints } from '../queue/idle-hints.ts';
 import { keySpaceOf } from '../queue/names.ts';
 import { createReplyOutbox } from '../queue/reply-outbox.ts';
 import { createTurnQueue } from '../queue/turn-queue.ts';
@@ -59,6 +60,8 @@ export interface WorkerRoleOptions {
   sweepIntervalMs?: number;
   /** The shell sandbox (tests point it at a missing bwrap); default: `bwrap` on PATH. */
   sandbox?: ShellSandbox;
+  /** Where finished drain jobs note the conversations they left idle, for a gateway in this process. */
+  idleHints?: IdleHints;
 }
 
 export interface Role {
@@ -125,6 +128,7 @@ export async function startWorkerRole(opts: WorkerRoleOptions): Promise<Role> {
   const outbox = createReplyOutbox(redis, space, outboundRedactor(services));
   const platformUploadBytes = (key: string) => dialectOf(key).capabilities.maxUploadBytes;
   const worker = startTurnWorker({
+    ...(opts.idleHints ? { idleHints: opts.idleHints } : {}),
     services,
     attachments: createTurnAttachments({ redis, env: opts.env ?? process.env, logger }),
     inbox,

@@ -7,6 +7,7 @@ import { createLocalChannel, type LocalChannel } from '../../channels/local/loca
 import type { ChannelAdapter } from '../../src/channel-host/types.ts';
 import { createSilentLogger } from '../../src/core/logger.ts';
 import { createRedis } from '../../src/core/redis.ts';
+import { createIdleHints } from '../../src/queue/idle-hints.ts';
 import { createChannelAdapters } from '../../src/roles/channel-adapters.ts';
 import { startGatewayRole } from '../../src/roles/gateway-role.ts';
 import { startWorkerRole } from '../../src/roles/worker-role.ts';
@@ -58,15 +59,24 @@ export async function startBenchRuntime(
     platforms.push(...(await createChannelAdapters(config, logger)));
     if (platforms.length !== 1) throw new Error('bench: the platform channel did not start');
   }
+  const idleHints = createIdleHints(); // as `baton start`: gateway and worker in one process
   const gateway = await startGatewayRole({
     config,
+    idleHints,
     logger,
     redis,
     adapters: [local, ...platforms],
     routes: { 'local.test': 'main' },
   });
   const instant = createInstantProvider();
-  const worker = await startWorkerRole({ config, logger, redis, env: {}, createProvider: () => instant });
+  const worker = await startWorkerRole({
+    config,
+    idleHints,
+    logger,
+    redis,
+    env: {},
+    createProvider: () => instant,
+  });
   return {
     local,
     async close() {

@@ -11,6 +11,7 @@ import type { KeySpace } from '../../src/core/key-layout.ts';
 import { createSilentLogger, type Logger } from '../../src/core/logger.ts';
 import type { RedisTarget } from '../../src/core/redis-target.ts';
 import type { ConfigDiagnostics } from '../../src/ops-api/health.ts';
+import { createIdleHints, type IdleHints } from '../../src/queue/idle-hints.ts';
 import { keySpaceOf } from '../../src/queue/names.ts';
 import { createChannelAdapters } from '../../src/roles/channel-adapters.ts';
 import { startConfigReload } from '../../src/roles/config-reload.ts';
@@ -77,6 +78,8 @@ export async function createRuntimeHarness(
     env?: Record<string, string | undefined>;
     /** Write the config to `<dataDir>/baton.toml` and reload it on a deployment reload, as `baton start` does. */
     reloadable?: boolean;
+    /** What the workers tell the gateway of the conversations they left idle (default: a fresh set). */
+    idleHints?: IdleHints;
   } = {},
 ): Promise<RuntimeHarness> {
   const server = await startFakeModelServer();
@@ -114,8 +117,11 @@ export async function createRuntimeHarness(
   const live = configPath ? createLiveConfig(config) : undefined;
   // As `baton start`: /healthz reports the diagnostics of the load in effect.
   let inEffect: ConfigDiagnostics = loaded;
+  // As `baton start`: the workers tell the gateway which conversations they left idle.
+  const idleHints = opts.idleHints ?? createIdleHints();
   const gateway = await startGatewayRole({
     config: gatewayConfig,
+    idleHints,
     ...(live ? { live } : {}),
     ...(opts.ops ? { ops: () => inEffect } : {}),
     logger,
@@ -132,6 +138,7 @@ export async function createRuntimeHarness(
     workers.push(
       await startWorkerRole({
         config,
+        idleHints,
         ...(live ? { live } : {}),
         logger,
         redis,

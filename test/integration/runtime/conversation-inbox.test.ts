@@ -37,6 +37,7 @@ describe('conversation inbox', () => {
     const turns = createTurnQueue({ url: REDIS_URL }, space);
     try {
       const conversation = 'local.test:kick:';
+      expect(await inbox.needsKick(conversation)).toBe('idle'); // nothing waits
       expect(await inbox.accept(conversation, event('k1', 'one'))).toBe('first');
       await turns.kick(conversation, 'main'); // its drain job, waiting: no worker runs here
       const head = await inbox.head(conversation);

@@ -22,12 +22,12 @@ describe('pending writes', () => {
     const writes = createPendingWrites(logger as never);
     const a = deferred();
     const b = deferred();
-    writes.add(a.promise, 'a failed');
+    void writes.add(a.promise, 'a failed'); // settles once `a` does
     let landed = false;
     const all = writes.landed().then(() => {
       landed = true;
     });
-    writes.add(b.promise, 'b failed');
+    void writes.add(b.promise, 'b failed');
     a.resolve();
     await a.promise;
     await Promise.resolve();
