@@ -13,7 +13,7 @@ export interface RawFigures {
 
 export async function measureRawBullmq(
   url: string,
-  opts: { latencyJobs: number; throughputJobs: number; concurrency: number },
+  opts: { latencyJobs: number; throughputJobs: number; concurrency: number; warmUpJobs?: number },
 ): Promise<RawFigures> {
   const prefix = `bench-raw-${randomBytes(3).toString('hex')}`;
   const conn = () => new Redis(url, { maxRetriesPerRequest: null });
@@ -28,14 +28,15 @@ export async function measureRawBullmq(
   await worker.waitUntilReady();
 
   const latencies: number[] = [];
-  for (let i = 0; i < opts.latencyJobs; i++) {
+  const warmUp = opts.warmUpJobs ?? 0; // add→completed round trips first, not measured
+  for (let i = 0; i < warmUp + opts.latencyJobs; i++) {
     const t0 = performance.now();
     const done = new Promise<void>((resolve) => {
       onDone = resolve;
     });
     await queue.add('j', { i }, { removeOnComplete: true });
     await done;
-    latencies.push(performance.now() - t0);
+    if (i >= warmUp) latencies.push(performance.now() - t0);
   }
 
   let left = opts.throughputJobs;
