@@ -16,12 +16,13 @@ export function createTurnIngest(
 ): TurnIngest {
   return {
     async accept(conversation, message) {
-      if (!turns.ordered || !hints?.takeIdle(conversation)) return inbox.accept(conversation, message);
+      const kickBehind = turns.kickBehind;
+      if (!kickBehind || !hints?.takeIdle(conversation)) return inbox.accept(conversation, message);
       let reordered = false; // the ingest went again after the kick: the kick may have met an empty inbox
       const accepting = inbox.accept(conversation, message, () => {
         reordered = true;
       });
-      const kicked = turns.kick(conversation, message.agent).then(
+      const kicked = kickBehind(conversation, message.agent).then(
         () => true,
         () => false,
       );

@@ -27,12 +27,15 @@ function setup(o: Setup = {}) {
       return o.accepted ?? 'first';
     },
   } as unknown as ConversationInbox;
+  const kickBehind = async (conversation: string, agent?: string) => {
+    calls.push(`kick ${conversation} ${agent}`);
+    if (o.kickFails) throw new Error('redis down');
+  };
   const turns: TurnQueue = {
-    ordered: o.ordered ?? true,
-    kick: async (conversation, agent) => {
-      calls.push(`kick ${conversation} ${agent}`);
-      if (o.kickFails) throw new Error('redis down');
+    kick: async (conversation) => {
+      calls.push(`host kick ${conversation}`);
     },
+    kickBehind: (o.ordered ?? true) ? kickBehind : null,
     close: async () => {},
   };
   const hints = createIdleHints();
