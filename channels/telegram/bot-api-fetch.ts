@@ -31,10 +31,8 @@ export interface BotApiResponse {
   json(): Promise<unknown>;
 }
 
-const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
-};
+const httpAgent = new http.Agent({ keepAlive: true });
+const httpsAgent = new https.Agent({ keepAlive: true });
 
 const abortError = () => Object.assign(new Error('The Bot API request was aborted'), { name: 'AbortError' });
 
@@ -55,7 +53,7 @@ export async function botApiFetch(url: string, init: BotApiInit = {}): Promise<B
     path: target.pathname + target.search,
     method: init.method ?? 'GET',
     headers,
-    agent: init.agent ?? (secure ? agents['https:'] : agents['http:']),
+    agent: init.agent ?? (secure ? httpsAgent : httpAgent),
   });
   const onAbort = () => req.destroy(abortError());
   signal?.addEventListener('abort', onAbort);
