@@ -52,7 +52,7 @@ const IDLE_MS = 3000;
 /**
  * Round trips every measured piece makes before it is measured, baton and the floor's alike: V8 optimises a
  * function only after many calls, and a turn runs much of its code once, so baton's p50 over turns 51–350 after
- * start is about 1.4× its p50 once warm (README "Performance"). A gateway serving users is warm.
+ * start is 1.3–1.8× its p50 once warm (README "Performance"). A gateway serving users is warm.
  */
 export const WARM_UP_TURNS = 1000;
 
