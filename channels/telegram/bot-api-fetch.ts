@@ -1,9 +1,9 @@
 // grammy's HTTP client: one keep-alive `http(s).request` per Bot API call, the body read whole. grammy's own
-// default in Node is node-fetch, which costs about 0.45 ms of CPU per call (legacy `url.parse`, Headers, Body,
-// PassThrough streams, decompression set-up): a sequential `baton start` turn makes two calls (getUpdates,
-// sendMessage), and this client does the same work in about a third of that (README "Performance").
-// grammy only calls `fetch(url, init)` and then `res.json()`; the init is grammy's: a JSON string or a multipart
-// stream as the body, its keep-alive agent, and its own AbortSignal (a polyfill, so it is watched here).
+// default in Node is node-fetch (legacy `url.parse`, Headers, Body, PassThrough streams): a `sendMessage` through
+// grammy cost 180 µs of CPU with it and 126 µs with this, and a sequential turn makes two calls (README
+// "Performance"). grammy only calls `fetch(url, init)` and then `res.json()`; the init is grammy's: a JSON string
+// or a multipart stream as the body, its keep-alive agent, and its own AbortSignal (a polyfill, so it is watched
+// here).
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';

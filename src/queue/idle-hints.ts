@@ -1,7 +1,7 @@
 // Conversations this process's turn worker last saw go idle: their drain job finished with nothing left to
 // do. A gateway in the same process (`baton start`) sends the next message's drain job right behind its
 // ingest, on the same connection, instead of after the ingest's reply: one Redis round trip less before a
-// turn starts (gateway-role.ts). A hint can be stale (another process took a message since): the early kick
+// turn starts (roles/turn-ingest.ts). A hint can be stale (another process took a message since): the early kick
 // then meets the conversation's job and is dropped as a duplicate, or finds an inbox with nothing to begin.
 
 /** Hints kept at most; the oldest go first (a stale or lost hint only costs the round trip it saves). */

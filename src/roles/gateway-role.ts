@@ -76,7 +76,8 @@ export async function startGatewayRole(opts: GatewayRoleOptions): Promise<Gatewa
   const { prefix } = target;
   const space = keySpaceOf(target);
   const inbox = createConversationInbox(redis, space, logger);
-  const turns = createTurnQueue(target, space, redis);
+  // The early kick's queues share the command connection, only where a worker of this process gives hints.
+  const turns = createTurnQueue(target, space, opts.idleHints ? redis : undefined);
   const redact = createTextRedactor(config.secrets);
   const subscriber = createRedis(target);
   subscriber.on('error', () => {});
