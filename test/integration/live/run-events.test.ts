@@ -19,6 +19,7 @@ import { buildRunTree } from '../../../src/run-contract/run-tree.ts';
 import { type AgentHarness, createAgentHarness } from '../../helpers/agent-harness.ts';
 import { spaceOf } from '../../helpers/key-space.ts';
 import { deletePrefix, uniquePrefix } from '../../helpers/redis.ts';
+import { monitorRedis } from '../../helpers/redis-monitor.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
 const TOML = `
@@ -250,11 +251,10 @@ describe('run events in Redis', () => {
     turn(log, 'local.test:warm:'); // loads the script, so no EVALSHA below is refused with NOSCRIPT
     await log.flush();
 
-    const mon = await h.redis.monitor();
     const calls: string[][] = [];
     const marker = `${prefix}:marker`;
     let seenMarker = false;
-    mon.on('monitor', (_time: string, args: string[]) => {
+    const mon = await monitorRedis(h.redis, ({ args }) => {
       if (args[1] === marker) seenMarker = true;
       else if (/^eval/i.test(args[0] ?? '') && args.some((a) => a.startsWith(`{${prefix}:`)))
         calls.push(args);
@@ -269,7 +269,7 @@ describe('run events in Redis', () => {
     await log.flush();
     await h.redis.get(marker); // the monitor sees every command before this one first
     await waitFor(() => seenMarker, 5000, 'the monitor to see the marker');
-    mon.disconnect();
+    mon.stop();
 
     expect(calls).toHaveLength(1);
     // Its keys: each tree's stream and counter, then each session's recent-turns index.
