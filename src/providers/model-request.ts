@@ -1,10 +1,10 @@
-// Turns a ModelRequest into one call of the provider model's doStream (prompt, tools, settings) and maps the
+// Turns a ModelRequest into one streamed call of the candidate's model (prompt, tools, settings) and maps the
 // reply back.
 
 import { functionTools, nativePrompt, plainPrompt, unansweredToolCalls } from './model-prompt.ts';
 import type { CallTuning } from './native-thinking.ts';
 import { InvalidArgumentError, MissingToolResultsError } from './sdk-errors.ts';
-import type { SdkCallOptions, SdkModel, SdkPrompt, SdkTool } from './sdk-model.ts';
+import type { ChatModel, ModelCallOptions, SdkPrompt, SdkTool } from './sdk-model.ts';
 import { readReply, type StreamedReasoning, type StreamedReply } from './stream-reply.ts';
 import { parseToolCallBlocks, renderTextHistory, toolProtocolSection } from './text-tool-calls.ts';
 import { stripThinkBlocks } from './think-blocks.ts';
@@ -76,7 +76,7 @@ export interface CallResult {
 globalThis.AI_SDK_LOG_WARNINGS = false;
 
 /** streamText's checks of the call settings baton sets; a bad value fails the attempt before any request. */
-function checkedTuning(settings: CallTuning): Pick<SdkCallOptions, 'temperature' | 'maxOutputTokens'> {
+function checkedTuning(settings: CallTuning): Pick<ModelCallOptions, 'temperature' | 'maxOutputTokens'> {
   const { maxOutputTokens: max, temperature } = settings;
   if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
     const message = Number.isInteger(max)
@@ -92,19 +92,19 @@ function checkedTuning(settings: CallTuning): Pick<SdkCallOptions, 'temperature'
 }
 
 /**
- * One streaming request through the provider model's own doStream: one attempt, no retries (baton's fallback
+ * One streaming request through the candidate's model (sdk-model.ts): one attempt, no retries (baton's fallback
  * chain owns retries and backoff, as streamText's maxRetries 0 did). It resolves or throws as streamText's
  * reply did: HTTP failures as the provider's APICallError, a bad stream as the errors of stream-reply.ts.
  */
 export async function callModel(
-  model: SdkModel,
+  model: ChatModel,
   prepared: PreparedRequest,
   settings: CallSettings,
 ): Promise<CallResult> {
   if (prepared.unanswered.length > 0) throw new MissingToolResultsError({ toolCallIds: prepared.unanswered });
   // Ends the HTTP request when reading stops early (an error part), so the connection is not left open.
   const early = new AbortController();
-  const options: SdkCallOptions = {
+  const options: ModelCallOptions = {
     ...checkedTuning(settings),
     prompt: prepared.prompt,
     tools: prepared.tools,
@@ -117,8 +117,8 @@ export async function callModel(
   const show = (raw: string, final: boolean): void => onText?.(visibleText(raw, { hideToolCalls, final }));
   let reply: StreamedReply;
   try {
-    const { stream } = await model.doStream(options);
-    reply = await readReply(stream, prepared.toolNames, settings.signal, (raw) => show(raw, false));
+    const parts = await model.stream(options);
+    reply = await readReply(parts, prepared.toolNames, settings.signal, (raw) => show(raw, false));
   } catch (err) {
     early.abort();
     // An abort while the request was on its way ends the attempt with the abort's reason, as while reading.

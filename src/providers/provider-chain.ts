@@ -13,7 +13,7 @@ import {
 } from './model-request.ts';
 import { keyName, selectCandidates } from './model-selection.ts';
 import { tuneForThinking } from './native-thinking.ts';
-import { createSdkModel, preloadSdkPackage, type SdkModel } from './sdk-model.ts';
+import { type ChatModel, createChatModel, preloadSdkPackage } from './sdk-model.ts';
 import { diagnoseSetup, type FailedAttempt } from './setup-problem.ts';
 import { chainToolProtocol, requestToolMode } from './tool-protocol.ts';
 import type { ModelProvider, ModelRequest, ModelResponse, ServedBy } from './types.ts';
@@ -30,7 +30,6 @@ export interface ProviderChainOptions {
   logger: Logger;
   /** Overrides every candidate's temperature (a subagent uses its parent's value). */
   temperature?: number;
-  fetch?: typeof fetch;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -64,18 +63,17 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
     logger.info({ provider: c.entry.ref, key: keyName(c) }, 'model provider has no API key; skipped');
   const first = candidates[0];
   if (first === undefined) throw new Error(`provider "${opts.ref}" has no model configured`);
-  const baseFetch = opts.fetch ?? globalThis.fetch;
-  const models = new Map<string, Promise<SdkModel>>();
+  const models = new Map<string, Promise<ChatModel>>();
   for (const c of candidates) preloadSdkPackage(c.type);
   const protocol = chainToolProtocol(candidates.map((c) => c.nativeTools));
   const maxAttempts = opts.reliability.provider_retries + 1;
   const redactKeys = createRedactor(candidates.flatMap((c) => (c.apiKey === undefined ? [] : [c.apiKey])));
 
-  const sdkModel = (candidate: Candidate, model: string): Promise<SdkModel> => {
+  const chatModel = (candidate: Candidate, model: string): Promise<ChatModel> => {
     const key = `${candidate.index}\u0000${model}`;
     let m = models.get(key);
     if (m === undefined) {
-      m = createSdkModel({ ...candidate, model }, baseFetch);
+      m = createChatModel({ ...candidate, model });
       models.set(key, m);
       m.catch(() => models.delete(key)); // the next attempt tries again
     }
@@ -108,7 +106,7 @@ export function createProviderChain(opts: ProviderChainOptions): ModelProvider {
         },
         req.thinking,
       );
-      const result = await callModel(await sdkModel(a.candidate, a.model), prepared, {
+      const result = await callModel(await chatModel(a.candidate, a.model), prepared, {
         ...tuning,
         signal: AbortSignal.any([signal, timer.signal]),
         onText: req.onText,

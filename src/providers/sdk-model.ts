@@ -1,8 +1,11 @@
-// Builds the AI SDK language model for one candidate: the one place provider packages are chosen.
-// The packages load on first use, each once: a process loads only the provider types its config names (each
-// package is 1.5–2 MB of heap and about 5 MB resident).
+// Builds the language model for one candidate: the one place provider clients are chosen. OpenAI-compatible
+// providers (custom, openrouter, ollama) use baton's own client (compatible-chat.ts); anthropic and openai use
+// the AI SDK's provider packages, which load on first use, each once: a process loads only the packages its
+// config names (each is 1.5–2 MB of heap and about 5 MB resident).
 import type { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { Candidate, ProviderType } from './candidates.ts';
+import { createCompatibleChat } from './compatible-chat.ts';
+import type { PartReader } from './part-reader.ts';
 
 /** The provider packages' language model (LanguageModelV3): baton calls its `doStream` itself (model-request.ts). */
 export type SdkModel = ReturnType<ReturnType<typeof createOpenAICompatible>>;
@@ -11,6 +14,17 @@ export type SdkPrompt = SdkCallOptions['prompt'];
 export type SdkTool = NonNullable<SdkCallOptions['tools']>[number];
 export type SdkStreamPart =
   Awaited<ReturnType<SdkModel['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
+
+/** The call options baton sets (model-request.ts); baton's own client handles exactly these. */
+export type ModelCallOptions = Pick<
+  SdkCallOptions,
+  'prompt' | 'tools' | 'toolChoice' | 'temperature' | 'maxOutputTokens' | 'providerOptions' | 'abortSignal'
+>;
+
+/** One candidate's model: one streamed reply per call, as stream parts (stream-reply.ts reads them). */
+export interface ChatModel {
+  stream(options: ModelCallOptions): Promise<PartReader>;
+}
 
 /**
  * The SDK packages fill a missing key from process.env, which would bypass baton's rules
@@ -34,7 +48,6 @@ export function versioned(uri: string): string {
 const loaders = {
   anthropic: () => import('@ai-sdk/anthropic'),
   openai: () => import('@ai-sdk/openai'),
-  compatible: () => import('@ai-sdk/openai-compatible'),
 };
 type PackageName = keyof typeof loaders;
 const loaded = new Map<PackageName, Promise<unknown>>();
@@ -48,49 +61,42 @@ function load<K extends PackageName>(name: K): Promise<Awaited<ReturnType<(typeo
   return p as Promise<Awaited<ReturnType<(typeof loaders)[K]>>>;
 }
 
-const packageOf = (type: ProviderType): PackageName =>
-  type === 'anthropic' ? 'anthropic' : type === 'openai' ? 'openai' : 'compatible';
-
 /** Starts loading the package of `type` (a chain's candidates, so the first request does not wait for it). */
 export function preloadSdkPackage(type: ProviderType): void {
-  load(packageOf(type)).catch(() => {}); // a failure shows where the model is created
+  if (type === 'anthropic' || type === 'openai') load(type).catch(() => {}); // a failure shows where the model is created
 }
 
 /** The `@ai-sdk/openai` package (transcription uses its transcription model). */
 export const loadOpenAIPackage = () => load('openai');
 
-export async function createSdkModel(candidate: Candidate, baseFetch: typeof fetch): Promise<SdkModel> {
-  const fetch = withoutEmptyCredentials(baseFetch);
+const fromSdk = (model: SdkModel): ChatModel => ({
+  stream: async (options) => (await model.doStream(options)).stream.getReader(),
+});
+
+export async function createChatModel(candidate: Candidate): Promise<ChatModel> {
+  const fetch = withoutEmptyCredentials(globalThis.fetch);
   const headers = candidate.entry.extra_headers;
   const apiKey = candidate.apiKey ?? '';
   const name = candidate.entry.ref;
-  // Streamed chat completions carry usage only when asked (`stream_options.include_usage`); the cost
-  // ledger needs it. The openai package always asks.
-  const compatible = { apiKey, headers, fetch, name, includeUsage: true };
+  const compatible = { apiKey, headers, name, modelId: candidate.model };
   switch (candidate.type) {
     case 'anthropic': {
       const { createAnthropic } = await load('anthropic');
       // baton's anthropic uri is the host (https://api.anthropic.com); the SDK wants the /v1 base.
-      return createAnthropic({ baseURL: versioned(candidate.baseUri), apiKey, headers, fetch, name })(
-        candidate.model,
-      );
+      const model = createAnthropic({ baseURL: versioned(candidate.baseUri), apiKey, headers, fetch, name });
+      return fromSdk(model(candidate.model) as unknown as SdkModel);
     }
     case 'openai': {
       const { createOpenAI } = await load('openai');
       // Chat Completions rather than the Responses API, so OpenAI-compatible proxies work too.
-      return createOpenAI({ baseURL: candidate.baseUri, apiKey, headers, fetch, name }).chat(candidate.model);
+      const model = createOpenAI({ baseURL: candidate.baseUri, apiKey, headers, fetch, name });
+      return fromSdk(model.chat(candidate.model) as unknown as SdkModel);
     }
-    case 'ollama': {
-      const { createOpenAICompatible } = await load('compatible');
+    case 'ollama':
       // Ollama's OpenAI-compatible endpoint lives under /v1 of its host uri.
-      return createOpenAICompatible({ ...compatible, baseURL: versioned(candidate.baseUri) })(
-        candidate.model,
-      );
-    }
+      return createCompatibleChat({ ...compatible, baseURL: versioned(candidate.baseUri) });
     case 'openrouter':
-    case 'custom': {
-      const { createOpenAICompatible } = await load('compatible');
-      return createOpenAICompatible({ ...compatible, baseURL: candidate.baseUri })(candidate.model);
-    }
+    case 'custom':
+      return createCompatibleChat({ ...compatible, baseURL: candidate.baseUri });
   }
 }

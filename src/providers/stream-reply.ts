@@ -1,8 +1,8 @@
-// Reads the provider model's doStream parts into one reply, with the text as it grows: what streamText's
+// Reads a model's stream parts (part-reader.ts) into one reply, with the text as it grows: what streamText's
 // fullStream carried for one step, without its chain of transform streams.
 import type { ProviderMetadata } from 'ai';
+import type { PartReader } from './part-reader.ts';
 import { APICallError, InvalidResponseDataError, NoOutputGeneratedError } from './sdk-errors.ts';
-import type { SdkStreamPart } from './sdk-model.ts';
 import { toolInput } from './tool-input.ts';
 import type { TokenUsage, ToolCall } from './types.ts';
 
@@ -78,12 +78,11 @@ function createIdReserver(): (id: string) => string {
  * `signal.reason` once `signal` aborted (the read stops at once).
  */
 export async function readReply(
-  parts: ReadableStream<SdkStreamPart>,
+  reader: PartReader,
   offered: ReadonlySet<string>,
   signal: AbortSignal,
   onText: (textSoFar: string) => void,
 ): Promise<StreamedReply> {
-  const reader = parts.getReader();
   const stop = (): void => void reader.cancel().catch(() => {});
   signal.addEventListener('abort', stop, { once: true });
   let text = '';

@@ -34,8 +34,6 @@ export interface ServicesOptions {
   redis: Redis;
   logger: Logger;
   env?: Record<string, string | undefined>;
-  /** Tests point provider HTTP at fakes through `uri`; this is only for custom fetch wiring. */
-  fetch?: typeof fetch;
   /** The shell sandbox; default: bubblewrap as `bwrap` on PATH. */
   sandbox?: ShellSandbox | undefined;
   /** Replaces provider construction (benchmarks use an in-process instant model). */
@@ -86,7 +84,6 @@ export function createRuntimeServices(opts: ServicesOptions): RuntimeServices {
         reliability: (opts.live?.current() ?? config).reliability,
         env,
         logger,
-        ...(opts.fetch ? { fetch: opts.fetch } : {}),
       });
       chains.set(key, chain);
       return chain;
