@@ -26,6 +26,8 @@ export interface NodeRequestInit {
   agent?: http.Agent;
   /** The error the request fails with when `signal` aborts. */
   abortError: () => Error;
+  /** Fails the request (ETIMEDOUT) when its socket stays silent this long, before or within the body. */
+  idleTimeoutMs?: number;
 }
 
 export interface NodeRequest {
@@ -63,6 +65,13 @@ export function sendRequest(url: URL, init: NodeRequestInit): NodeRequest {
       reject(err);
     });
   });
+  const idle = init.idleTimeoutMs;
+  if (idle !== undefined) {
+    req.setTimeout(idle, () => {
+      const message = `no data from ${url.host} for ${idle / 1000} s`;
+      req.destroy(Object.assign(new Error(message), { code: 'ETIMEDOUT' }));
+    });
+  }
   if (signal?.aborted) req.destroy(init.abortError());
   else signal?.addEventListener('abort', onAbort);
   if (body === undefined || typeof body === 'string') req.end(body);

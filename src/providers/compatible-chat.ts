@@ -23,9 +23,14 @@ export interface CompatibleChatSettings {
   /** The provider entry's `<type>.<alias>`; its type names the provider options key, as in the SDK. */
   name: string;
   modelId: string;
+  /** A silent server fails the request after this long (default 300 s, as fetch's). */
+  idleTimeoutMs?: number;
 }
 
 const USER_AGENT = `baton runtime/node.js/${process.version}`;
+
+/** fetch (undici) gave up on a silent server after 300 s, for the headers and between body chunks alike. */
+const IDLE_TIMEOUT_MS = 300_000;
 
 /** fetch's error for an aborted request, so an abort surfaces as it did through the SDK. */
 const abortError = () => new DOMException('This operation was aborted', 'AbortError');
@@ -141,6 +146,7 @@ export function createCompatibleChat(settings: CompatibleChatSettings): ChatMode
         headers,
         body: JSON.stringify(values),
         signal,
+        idleTimeoutMs: settings.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
         abortError: () => (signal?.reason instanceof Error ? signal.reason : abortError()),
       });
       let res: IncomingMessage;

@@ -1,6 +1,7 @@
 // baton's own OpenAI-compatible client (compatible-chat.ts) against the AI SDK package it replaced
 // (@ai-sdk/openai-compatible, still installed), on the same wire: every request it sends and every reply it
 // reads (stream parts, errors, failures) must come out as the SDK's did.
+import net from 'node:net';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type CompatibleChatSettings, createCompatibleChat } from '../../../src/providers/compatible-chat.ts';
@@ -302,6 +303,41 @@ describe('failures: the same errors', () => {
       'thrown.message',
       `Cannot connect to API: connect ECONNREFUSED 127.0.0.1:${port}`,
     );
+  });
+
+  test('a server silent for the idle timeout fails: before the headers as a connection, within the body as a read', async () => {
+    const silent = await startRawHttpReplies();
+    try {
+      silent.queue({ pieces: [], cut: true, gapMs: 5_000 }); // headers flushed, then nothing
+      const quick = { ...settings(), baseURL: `${silent.url}/v1`, idleTimeoutMs: 200 };
+      const midBody = await outcome(createCompatibleChat(quick), basic);
+      expect(midBody).toMatchObject({
+        readError: {
+          name: 'AI_APICallError',
+          message: 'Failed to process successful response',
+          isRetryable: true,
+        },
+      });
+    } finally {
+      await silent.close();
+    }
+    const accepted = new Set<net.Socket>();
+    const mute = net.createServer((socket) => accepted.add(socket)); // accepts, never answers
+    await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = mute.address() as { port: number };
+      const quick = { ...settings(), baseURL: `http://127.0.0.1:${port}/v1`, idleTimeoutMs: 200 };
+      expect(await outcome(createCompatibleChat(quick), basic)).toMatchObject({
+        thrown: {
+          name: 'AI_APICallError',
+          message: `Cannot connect to API: no data from 127.0.0.1:${port} for 0.2 s`,
+          isRetryable: true,
+        },
+      });
+    } finally {
+      for (const socket of accepted) socket.destroy(); // never read: its end would not be seen
+      await new Promise((resolve) => mute.close(resolve));
+    }
   });
 
   test('an abort while the request waits rejects with the abort reason', async () => {
