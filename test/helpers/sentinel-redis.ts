@@ -31,6 +31,7 @@ export interface SentinelRedis {
 }
 
 const NO_PERSISTENCE = ['--save', '', '--appendonly', 'no'];
+const PROBE_KEY = 'sentinel-redis:replication-probe';
 
 export async function startSentinelRedis(): Promise<SentinelRedis> {
   const [masterPort, replicaPort, sentinelPort] = [await freePort(), await freePort(), await freePort()];
@@ -83,6 +84,18 @@ export async function startSentinelRedis(): Promise<SentinelRedis> {
       15_000,
       'the replica to sync with the master',
     );
+    // The link is up once the replica has loaded the master's snapshot, but after a diskless sync Redis 7 streams
+    // the master's writes only from the replica's first acknowledgement (up to a second later): a master killed
+    // before then takes every write since the sync with it. The drill needs replication flowing, so a write made
+    // now must reach the replica.
+    const probe = `replicated-${process.pid}-${Date.now()}`;
+    await ask(masterPort, 'SET', PROBE_KEY, probe);
+    await waitFor(
+      async () => (await ask(replicaPort, 'GET', PROBE_KEY)) === probe,
+      15_000,
+      "the replica to receive the master's writes",
+    );
+    await ask(masterPort, 'DEL', PROBE_KEY);
     // A failover needs the sentinel to know the replica (it learns it from the master's INFO).
     await waitFor(
       async () => {
