@@ -6,7 +6,7 @@
 // polyfill, so it is watched here).
 import type http from 'node:http';
 import type { Readable } from 'node:stream';
-import { decodedBody, isHttpUrl, type SignalLike, sendRequest, watchBody } from '../../src/core/node-http.ts';
+import { isHttpUrl, readBodyText, type SignalLike, sendRequest } from '../../src/core/node-http.ts';
 
 export interface BotApiInit {
   method?: string;
@@ -40,7 +40,7 @@ export async function botApiFetch(url: string, init: BotApiInit = {}): Promise<B
     abortError,
   });
   const res = await request.response;
-  const whole = readBody(res).finally(request.release);
+  const whole = readBodyText(res).finally(request.release);
   whole.catch(() => {}); // read by text()/json(), or dropped
   const status = res.statusCode ?? 0;
   return {
@@ -50,14 +50,4 @@ export async function botApiFetch(url: string, init: BotApiInit = {}): Promise<B
     text: () => whole,
     json: async () => JSON.parse(await whole) as unknown,
   };
-}
-
-function readBody(res: http.IncomingMessage): Promise<string> {
-  const source = decodedBody(res);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    source.on('data', (c: Buffer) => chunks.push(c));
-    // A destroyed request (an abort mid-body) closes the response before its end.
-    watchBody(res, source, () => resolve(Buffer.concat(chunks).toString('utf8')), reject);
-  });
 }

@@ -99,6 +99,27 @@ export function decodedBody(res: http.IncomingMessage): Readable {
 }
 
 /**
+ * The decoded body read whole as text. Past `maxBytes` the request is destroyed (`destroy`) and the read fails.
+ */
+export function readBodyText(
+  res: http.IncomingMessage,
+  opts: { maxBytes?: number; destroy?: (err: Error) => void } = {},
+): Promise<string> {
+  const body = decodedBody(res);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return new Promise((resolve, reject) => {
+    body.on('data', (c: Buffer) => {
+      size += c.length;
+      if (opts.maxBytes === undefined || size <= opts.maxBytes) chunks.push(c);
+      else opts.destroy?.(new Error(`the body is over ${opts.maxBytes} bytes`));
+    });
+    // A destroyed request (an abort mid-body) closes the response before its end.
+    watchBody(res, body, () => resolve(Buffer.concat(chunks).toString('utf8')), reject);
+  });
+}
+
+/**
  * Calls `onEnd` once when the body ends whole, or `onFail` once when it cannot: a read error, or a response
  * closed before its end (a dropped connection, a destroyed request).
  */

@@ -7,12 +7,19 @@ import type { IncomingMessage } from 'node:http';
 import { APICallError, JSONParseError, TypeValidationError } from '@ai-sdk/provider';
 import { secureJsonParse } from '@ai-sdk/provider-utils';
 import { createParser } from 'eventsource-parser';
-import { decodedBody, isHttpUrl, type NodeRequest, sendRequest, watchBody } from '../core/node-http.ts';
+import {
+  decodedBody,
+  isHttpUrl,
+  type NodeRequest,
+  readBodyText,
+  sendRequest,
+  watchBody,
+} from '../core/node-http.ts';
 import { type ApiError, checkApiError, checkChunk } from './compatible-chunk.ts';
 import { chatRequestBody } from './compatible-messages.ts';
 import { chunkParts } from './compatible-stream.ts';
 import { PartQueue, type PartReader } from './part-reader.ts';
-import type { ChatModel } from './sdk-model.ts';
+import { type ChatModel, isEmptyCredential } from './sdk-model.ts';
 
 export interface CompatibleChatSettings {
   /** The API base, `/chat/completions` is appended (`…/v1`). */
@@ -46,9 +53,7 @@ function requestHeaders(s: CompatibleChatSettings): Record<string, string> {
     ...s.headers,
   };
   for (const [k, v] of Object.entries(configured)) headers[k.toLowerCase()] = v;
-  // An empty credential is no credential (sdk-model.ts withoutEmptyCredentials).
-  if (headers.authorization?.trim() === 'Bearer') delete headers.authorization;
-  if (headers['x-api-key'] === '') delete headers['x-api-key'];
+  for (const name of Object.keys(headers)) if (isEmptyCredential(name, headers[name])) delete headers[name];
   headers['user-agent'] = [headers['user-agent'], USER_AGENT].filter(Boolean).join(' ');
   return headers;
 }
@@ -77,20 +82,6 @@ function isNetworkError(err: unknown): boolean {
 /** An error reply's body is kept to this size: its message is at the start, and only an excerpt is logged. */
 const MAX_ERROR_BODY_BYTES = 1 << 20;
 
-function readText(res: IncomingMessage, destroy: (err: Error) => void): Promise<string> {
-  const body = decodedBody(res);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  return new Promise((resolve, reject) => {
-    body.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_ERROR_BODY_BYTES) chunks.push(c);
-      else destroy(new Error(`the error body is over ${MAX_ERROR_BODY_BYTES} bytes`));
-    });
-    watchBody(res, body, () => resolve(Buffer.concat(chunks).toString('utf8')), reject);
-  });
-}
-
 /** The API's error reply as the SDK's JSON error handler made it: the error's message, else the status text. */
 async function failedResponse(
   res: IncomingMessage,
@@ -102,7 +93,7 @@ async function failedResponse(
   const responseHeaders = responseHeadersOf(res);
   let responseBody: string;
   try {
-    responseBody = await readText(res, request.destroy);
+    responseBody = await readBodyText(res, { maxBytes: MAX_ERROR_BODY_BYTES, destroy: request.destroy });
   } catch (cause) {
     if (isAbort(cause)) throw cause;
     const message = 'Failed to process error response';

@@ -34,10 +34,14 @@ export interface ChatModel {
 export function withoutEmptyCredentials(base: typeof fetch): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers);
-    if (headers.get('authorization')?.trim() === 'Bearer') headers.delete('authorization');
-    if (headers.get('x-api-key') === '') headers.delete('x-api-key');
+    for (const [name, value] of [...headers]) if (isEmptyCredential(name, value)) headers.delete(name);
     return base(input, { ...init, headers });
   };
+}
+
+/** The header an empty key produces: `Authorization: Bearer ` or an empty `x-api-key` (`name` in lower case). */
+export function isEmptyCredential(name: string, value: string | undefined): boolean {
+  return (name === 'authorization' && value?.trim() === 'Bearer') || (name === 'x-api-key' && value === '');
 }
 
 /** Appends `/v1` unless the operator already wrote it, so both uri spellings work. */
