@@ -35,7 +35,7 @@ import {
 import { outboxEntryArgs } from './outbox-entry.ts';
 import { REPLY_IDEMPOTENCY_TTL_SECS } from './reply-outbox.ts';
 
-const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-7.lua'));
+const ingestEvent = loadRedisScript(join(import.meta.dirname, 'lua', 'ingest-event-8.lua'));
 const dropUnreadableHead = loadRedisScript(join(import.meta.dirname, 'lua', 'drop-unreadable-head-4.lua'));
 const settleTurn = loadRedisScript(join(import.meta.dirname, 'lua', 'settle-turn-11.lua'));
 const beginDrain = loadRedisScript(join(import.meta.dirname, 'lua', 'begin-drain-3.lua'));
@@ -102,9 +102,11 @@ export interface ConversationInbox {
   /**
    * Events are waiting and no drain job exists for them (one that exists reaches them or re-kicks): the head's
    * agent as stored (a hint for the kick: the drain's first script compares it); `idle` when nothing waits;
-   * null when a job exists for what waits.
+   * null when a job exists for what waits. `drained`: asked by a job that finished with its inbox empty, so
+   * what waits arrived after its last settle, and only an event accepted while it was finishing (the owed
+   * mark) is its to kick: the others were accepted as `first`, and the gateway kicks them.
    */
-  needsKick(conversation: string): Promise<{ agent: string | undefined } | 'idle' | null>;
+  needsKick(conversation: string, drained?: boolean): Promise<{ agent: string | undefined } | 'idle' | null>;
   /** Conversations that have events waiting (for the sweeper). */
   activeConversations(): Promise<string[]>;
 }
@@ -287,6 +289,7 @@ export function createConversationInbox(
           replySentKey(space, conversation),
           sessionIndexKey(space, conversation),
           drainJobKey(space, conversation),
+          keys.kickOwed(conversation),
         ],
         [
           DEDUPE_TTL_SECS,
@@ -326,14 +329,16 @@ export function createConversationInbox(
     },
     settleAndBegin: (conversation, event, turn, next) => settleTurnAt(conversation, event, turn, next),
     pending: (conversation) => redis.llen(inboxKey(conversation)),
-    async needsKick(conversation) {
-      // One round trip: both leave in the same write.
-      const [head, job] = await Promise.all([
+    async needsKick(conversation, drained = false) {
+      // One round trip: all three leave in the same write.
+      const [head, job, owed] = await Promise.all([
         redis.lindex(inboxKey(conversation), 0),
         redis.exists(drainJobKey(space, conversation)),
+        redis.del(keys.kickOwed(conversation)),
       ]);
       if (head === null) return 'idle';
-      return job !== 0 ? null : { agent: storedAgent(head) };
+      if (job !== 0 || (drained && owed === 0)) return null;
+      return { agent: storedAgent(head) };
     },
     async activeConversations() {
       const sets = await Promise.all(

@@ -6,7 +6,12 @@
 // another worker process can take it (a semaphore inside the processor would instead hoard up to partitions ×
 // cap jobs, locked but idle). Waiting for a job (BullMQ's blocking wait on its marker) holds no slot, so every
 // partition is listened to at once. With one partition this is BullMQ's own concurrency, unchanged.
+import { join } from 'node:path';
 import { type Job, type Processor, Worker, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { loadRedisScript } from '../core/redis-script.ts';
+
+const clearIdleMarker = loadRedisScript(join(import.meta.dirname, 'lua', 'clear-idle-marker-4.lua'));
 
 /** A counting semaphore, first come first served. */
 export class SlotGate {
@@ -53,6 +58,8 @@ export class GatedWorker<T> extends Worker<T> {
   #held = 0;
   /** Of those, the jobs BullMQ has started processing. */
   #started = 0;
+  /** The last fetch took a job after a wait for the marker: the next asks first whether anything waits. */
+  #tookAfterWait = false;
 
   /** Starts at once (BullMQ's autorun), once the gate is in place. */
   constructor(name: string, processor: Processor<T>, opts: WorkerOptions, gate: SlotGate) {
@@ -64,6 +71,17 @@ export class GatedWorker<T> extends Worker<T> {
   }
 
   protected override async moveToActive(token: string, name?: string): Promise<Job<T>> {
+    const self = this as unknown as { drained: boolean };
+    if (this.#tookAfterWait) {
+      this.#tookAfterWait = false;
+      // BullMQ fetches again at once after a job; the job's own marker would then wake its next wait too. When
+      // nothing waits, both round trips go: "no job", and the wait blocks until an add sets the marker again.
+      if (await this.#nothingWaits()) {
+        self.drained = true;
+        return undefined as unknown as Job<T>;
+      }
+    }
+    const afterWait = self.drained;
     const gate = this.#gate;
     if (!gate.tryAcquire()) {
       if (this.#held > this.#started) {
@@ -85,7 +103,21 @@ export class GatedWorker<T> extends Worker<T> {
       if (job) this.#held++;
       else gate.release();
     }
+    if (job && afterWait) this.#tookAfterWait = true;
     return job;
+  }
+
+  /** True when the queue has no job to hand out (its base marker then cleared); false when unsure. */
+  async #nothingWaits(): Promise<boolean> {
+    const { wait, prioritized, delayed, marker } = this.keys;
+    if (!wait || !prioritized || !delayed || !marker) return false;
+    try {
+      // The Redis backend's own client (its documented escape hatch), the connection moveToActive uses.
+      const client = (await (this.backend as unknown as { client: Promise<Redis> }).client) as Redis;
+      return (await clearIdleMarker(client, [wait, prioritized, delayed, marker], [])) === 1;
+    } catch {
+      return false; // BullMQ's own fetch then decides, as it would have
+    }
   }
 
   override async processJob(

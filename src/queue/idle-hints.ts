@@ -1,5 +1,5 @@
-// Conversations this process's turn worker last saw go idle: their drain job finished with nothing left to
-// do. A gateway in the same process (`baton start`) sends the next message's drain job right behind its
+// Conversations this process's turn worker last saw go idle: their drain job settled its last event and found
+// nothing left to do (noted as it finishes, so a prompt next message can use it). A gateway in the same process (`baton start`) sends the next message's drain job right behind its
 // ingest, on the same connection, instead of after the ingest's reply: one Redis round trip less before a
 // turn starts (roles/turn-ingest.ts). A hint can be stale (another process took a message since): the early kick
 // then meets the conversation's job and is dropped as a duplicate, or finds an inbox with nothing to begin.

@@ -57,6 +57,8 @@ export const inboxKeys = (space: KeySpace) => ({
   seq: (conversation: string) => `${conversationTag(space, conversation)}:conv-seq:${conversation}`,
   /** The busy set of the conversation's partition. */
   active: (conversation: string) => inboxActiveKey(space, partitionOfConversation(space, conversation)),
+  /** Set when an event waits on a finishing drain job: that job's completion owes the conversation a kick. */
+  kickOwed: (conversation: string) => `${conversationTag(space, conversation)}:kick-owed:${conversation}`,
   /** A platform event already accepted (its redelivery is dropped). */
   dedupe: (conversation: string, channel: string, eventId: string) =>
     `${conversationTag(space, conversation)}:dedupe:${channel}:${eventId}`,

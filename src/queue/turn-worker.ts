@@ -230,7 +230,8 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     return { to, text: NEW_SESSION_STARTED, turnId: turnIdOf(event) };
   }
 
-  async function drain(job: Job<DrainJobData>): Promise<void> {
+  /** `drained`: the job ends because its inbox was empty at its last settle (not handed back, not yielding). */
+  async function drain(job: Job<DrainJobData>): Promise<'drained' | undefined> {
     const { conversation, agent } = job.data;
     // The head, its running mark and its history in one script when the kick named the agent (turn-begin.ts).
     let { event, opened, behind } = agent
@@ -245,7 +246,7 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
           turn?.close(); // its running mark goes with the settle below (same turn id)
           reply = await startFreshSession(conversation, event);
         } else reply = await runEvent(conversation, event, turn?.session, turn);
-        if (!reply) return;
+        if (!reply) return undefined;
         // History, reply and the event's removal in one step: exactly one reply per event, in order. The same
         // step begins the next head's turn, unless this job stops after this event.
         if (n + 1 >= maxEvents || closing)
@@ -256,6 +257,12 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
             reply.landed,
           ]);
       }
+      if (event) return undefined;
+      // Noted before BullMQ removes the job: the next message usually arrives after the removal (its reply
+      // left with the settle), and its early kick then saves a round trip. One arriving sooner meets the job
+      // (-1: the add is dropped, the completion re-kicks it), which costs a wasted add, nothing more.
+      opts.idleHints?.noteIdle(conversation);
+      return 'drained';
     } finally {
       // A next turn begun here but not run (shutdown, the job's share used up): its mark must not stay.
       if (opened) {
@@ -287,11 +294,11 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
   // Kicks under way: close waits for them, so a turn handed back at shutdown is picked up at once elsewhere
   // (not at the next sweep) before the queue client closes.
   const rekicks = new Set<Promise<void>>();
-  const rekickIfPending = (conversation: string, onError: (err: unknown) => void) => {
+  const rekickIfPending = (conversation: string, drained: boolean, onError: (err: unknown) => void) => {
     const kick = (async () => {
       // The finished job is already removed: a job that exists now was kicked since, and reaches the events.
       // Naming the head's agent lets the drain begin the turn in its first script (turn-begin.ts).
-      const due = await inbox.needsKick(conversation);
+      const due = await inbox.needsKick(conversation, drained);
       if (due === 'idle') opts.idleHints?.noteIdle(conversation);
       else if (due) await opts.turns.kick(conversation, due.agent);
     })()
@@ -300,14 +307,14 @@ export function startTurnWorker(opts: TurnWorkerOptions): TurnWorker {
     rekicks.add(kick);
   };
   for (const worker of workers) {
-    worker.on('completed', (job) => {
-      rekickIfPending(job.data.conversation, (err) =>
+    worker.on('completed', (job, result) => {
+      rekickIfPending(job.data.conversation, result === 'drained', (err) =>
         logger.warn({ err: errorMessage(err) }, 'rekick failed'),
       );
     });
     worker.on('failed', (job, err) => {
       logger.warn({ err: err.message }, 'drain job failed');
-      if (job) rekickIfPending(job.data.conversation, () => {});
+      if (job) rekickIfPending(job.data.conversation, false, () => {});
     });
     worker.on('error', (err) => logger.warn({ err: err.message }, 'turn worker error'));
   }

@@ -48,12 +48,40 @@ describe('conversation inbox', () => {
       });
       // The inbox is empty again, but the job is still there (finishing): its completion re-kicks.
       expect(await inbox.accept(conversation, event('k2', 'two'))).toBe('queued');
-      expect(await inbox.needsKick(conversation)).toBeNull(); // the job in charge reaches it
       await redis.del(drainJobKey(space, conversation));
-      // The job is gone: someone must kick, naming the head's agent.
+      // The job is gone: its completion owes the kick, naming the head's agent; the mark is taken once.
+      expect(await inbox.needsKick(conversation, true)).toEqual({ agent: 'main' });
+      expect(await redis.exists(keys.kickOwed(conversation))).toBe(0);
+      // Any other finish (a failed job, one that yielded) kicks whatever waits without a job.
       expect(await inbox.needsKick(conversation)).toEqual({ agent: 'main' });
       await redis.lpush(keys.inbox(conversation), 'not json');
       expect(await inbox.needsKick(conversation)).toEqual({ agent: undefined });
+    } finally {
+      await turns.close();
+    }
+  });
+
+  it('a job that drained its inbox leaves an event accepted as first to the gateway kick', async () => {
+    const inbox = createConversationInbox(redis, space, capturingLogger().logger);
+    const conversation = 'local.test:owed:';
+    // Accepted after the job that drained the inbox was removed: `first`, the gateway kicks, no mark.
+    expect(await inbox.accept(conversation, event('o1', 'one'))).toBe('first');
+    expect(await redis.exists(keys.kickOwed(conversation))).toBe(0);
+    expect(await inbox.needsKick(conversation, true)).toBeNull();
+    expect(await inbox.needsKick(conversation)).toEqual({ agent: 'main' });
+  });
+
+  it('an event accepted while the drain job finishes marks the kick owed until that job takes it', async () => {
+    const inbox = createConversationInbox(redis, space, capturingLogger().logger);
+    const turns = createTurnQueue({ url: REDIS_URL }, space);
+    try {
+      const conversation = 'local.test:owed2:';
+      await turns.kick(conversation, 'main');
+      expect(await inbox.accept(conversation, event('p1', 'one'))).toBe('queued');
+      expect(await redis.ttl(keys.kickOwed(conversation))).toBeGreaterThan(0);
+      // The job still exists: it reaches the event itself, and the mark is spent either way.
+      expect(await inbox.needsKick(conversation, true)).toBeNull();
+      expect(await redis.exists(keys.kickOwed(conversation))).toBe(0);
     } finally {
       await turns.close();
     }

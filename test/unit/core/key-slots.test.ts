@@ -26,6 +26,7 @@ import {
   replySentKey,
   TURNS_QUEUE,
   turnFilesKey,
+  turnsQueuePrefix,
 } from '../../../src/queue/names.ts';
 import { cronQueuePrefix, delegateQueuePrefix } from '../../../src/queue/queue-prefixes.ts';
 import { actionBucketKey } from '../../../src/security/action-buckets.ts';
@@ -190,7 +191,7 @@ const scripts: Record<string, Site[]> = {
   ],
   // The conversation path: every key under the conversation's partition tag (one call per sample conversation:
   // plain, threaded, odd characters; test/helpers/key-space.ts).
-  'queue/lua/ingest-event-7.lua': convSites('queue/conversation-inbox.ts accept', (c) => [
+  'queue/lua/ingest-event-8.lua': convSites('queue/conversation-inbox.ts accept', (c) => [
     inbox.dedupe(c, channelOf(c), 'evt-1'),
     inbox.inbox(c),
     inbox.active(c),
@@ -198,7 +199,15 @@ const scripts: Record<string, Site[]> = {
     replySentKey(space, c),
     sessionIndexKey(space, c),
     drainJobKey(space, c),
+    inbox.kickOwed(c),
   ]),
+  // A turns queue's wait, prioritized, delayed and marker keys, as BullMQ names them (gated-worker.ts).
+  'queue/lua/clear-idle-marker-4.lua': Array.from({ length: space.partitions }, (_, n) => ({
+    site: `queue/gated-worker.ts nothingWaits, partition ${n}`,
+    keys: ['wait', 'prioritized', 'delayed', 'marker'].map(
+      (k) => `${turnsQueuePrefix(space, n)}:${TURNS_QUEUE}:${k}`,
+    ),
+  })),
   'queue/lua/begin-drain-3.lua': convSites('queue/conversation-inbox.ts begin', (c) => [
     inbox.inbox(c),
     runningTurnsKey(space, c),
