@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type Job, type Processor, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadRedisScript } from '../core/redis-script.ts';
+import { coalesceTickWrites } from '../core/tick-writes.ts';
 
 const clearIdleMarker = loadRedisScript(join(import.meta.dirname, 'lua', 'clear-idle-marker-4.lua'));
 
@@ -58,13 +59,15 @@ export class GatedWorker<T> extends Worker<T> {
   #held = 0;
   /** Of those, the jobs BullMQ has started processing. */
   #started = 0;
-  /** The last fetch took a job after a wait for the marker: the next asks first whether anything waits. */
-  #tookAfterWait = false;
+  /** The check sent behind the last fetch found nothing waiting after the job it took. */
+  #nothingBehind = false;
 
   /** Starts at once (BullMQ's autorun), once the gate is in place. */
   constructor(name: string, processor: Processor<T>, opts: WorkerOptions, gate: SlotGate) {
     super(name, processor, { ...opts, autorun: false });
     this.#gate = gate;
+    // A fetch and the check behind it leave in one write (core/tick-writes.ts); a Cluster client is left as is.
+    this.#client().then(coalesceTickWrites, () => {});
     this.run().catch((err: unknown) =>
       this.emit('error', err instanceof Error ? err : new Error(String(err))),
     );
@@ -72,14 +75,12 @@ export class GatedWorker<T> extends Worker<T> {
 
   protected override async moveToActive(token: string, name?: string): Promise<Job<T>> {
     const self = this as unknown as { drained: boolean };
-    if (this.#tookAfterWait) {
-      this.#tookAfterWait = false;
-      // BullMQ fetches again at once after a job; the job's own marker would then wake its next wait too. When
-      // nothing waits, both round trips go: "no job", and the wait blocks until an add sets the marker again.
-      if (await this.#nothingWaits()) {
-        self.drained = true;
-        return undefined as unknown as Job<T>;
-      }
+    if (this.#nothingBehind) {
+      // BullMQ fetches again at once after a job, and the job's own marker would wake its next wait too: two
+      // round trips that find nothing. "No job" instead, and the wait blocks until an add sets the marker again.
+      this.#nothingBehind = false;
+      self.drained = true;
+      return undefined as unknown as Job<T>;
     }
     const afterWait = self.drained;
     const gate = this.#gate;
@@ -87,7 +88,7 @@ export class GatedWorker<T> extends Worker<T> {
       if (this.#held > this.#started) {
         // BullMQ's "no job": it starts the jobs it holds. The queue was not read, so the next fetch reads it
         // without first waiting for a new-job marker (one may have been taken for the job left waiting).
-        (this as unknown as { drained: boolean }).drained = false;
+        self.drained = false;
         return undefined as unknown as Job<T>;
       }
       await gate.acquire();
@@ -97,14 +98,25 @@ export class GatedWorker<T> extends Worker<T> {
       return undefined as unknown as Job<T>; // BullMQ's own "no job" (its typing says Job)
     }
     let job: Job<T> | undefined;
+    let behind: Promise<boolean> | undefined;
     try {
-      job = await super.moveToActive(token, name);
+      const fetching = super.moveToActive(token, name);
+      // The first fetch after a wait: right behind it, on its connection, whether anything waits after it.
+      // Both wait on the same client promise, BullMQ's first, so Redis runs the check after the fetch (run
+      // before it, the check sees the job still waiting and says so: no harm, no saving).
+      behind = afterWait ? this.#nothingWaits() : undefined;
+      job = await fetching;
     } finally {
       if (job) this.#held++;
       else gate.release();
     }
-    if (job && afterWait) this.#tookAfterWait = true;
+    if (job && behind) this.#nothingBehind = await behind;
     return job;
+  }
+
+  /** The Redis backend's own client (its documented escape hatch), the connection moveToActive uses. */
+  #client(): Promise<Redis> {
+    return (this.backend as unknown as { client: Promise<Redis> }).client;
   }
 
   /** True when the queue has no job to hand out (its base marker then cleared); false when unsure. */
@@ -112,8 +124,7 @@ export class GatedWorker<T> extends Worker<T> {
     const { wait, prioritized, delayed, marker } = this.keys;
     if (!wait || !prioritized || !delayed || !marker) return false;
     try {
-      // The Redis backend's own client (its documented escape hatch), the connection moveToActive uses.
-      const client = (await (this.backend as unknown as { client: Promise<Redis> }).client) as Redis;
+      const client = await this.#client();
       return (await clearIdleMarker(client, [wait, prioritized, delayed, marker], [])) === 1;
     } catch {
       return false; // BullMQ's own fetch then decides, as it would have
