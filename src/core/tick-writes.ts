@@ -2,9 +2,8 @@
 // keeps a single batch in flight per connection: commands issued while a batch waits for its replies wait for it,
 // so a burst's thousands of inbound accepts held every running turn's writes for their whole round trip, and
 // every command answered only when its whole batch had. Here each command is written as it is issued, replies
-// are taken one by one, and the socket is corked until the event-loop pass ends (uncorked by setImmediate, after
-// the pass's I/O callbacks): what one pass issues leaves in one writev. A pass often runs several callbacks that
-// each write (a reply read, the next update, a finished job); uncorked in nextTick they made one syscall each.
+// are taken one by one, and the socket is corked for the rest of the tick (Node's documented cork-then-uncork-in-
+// nextTick pattern), so what a tick issues still leaves in one writev.
 import type { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 
@@ -16,7 +15,7 @@ function uncork(stream: Writable): void {
   stream.uncork();
 }
 
-/** Wraps the socket's write: the first write of a pass corks it, and the pass's end uncorks it. */
+/** Wraps the socket's write: the first write of a tick corks it, and the tick's end uncorks it. */
 export function coalesceWrites(stream: Writable): void {
   if (patched.has(stream)) return;
   patched.add(stream);
@@ -25,7 +24,7 @@ export function coalesceWrites(stream: Writable): void {
     if (!corked.has(stream) && !stream.writableEnded) {
       corked.add(stream);
       stream.cork();
-      setImmediate(uncork, stream);
+      process.nextTick(uncork, stream);
     }
     return write.apply(this, args);
   } as Writable['write'];
