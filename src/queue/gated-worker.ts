@@ -66,7 +66,8 @@ export class GatedWorker<T> extends Worker<T> {
   constructor(name: string, processor: Processor<T>, opts: WorkerOptions, gate: SlotGate) {
     super(name, processor, { ...opts, autorun: false });
     this.#gate = gate;
-    // A fetch and the check behind it leave in one write (core/tick-writes.ts); a Cluster client is left as is.
+    // A fetch and the check behind it leave in one write (core/tick-writes.ts: corked for the tick); a Cluster
+    // client is left as is.
     this.#client().then(coalesceTickWrites, () => {});
     this.run().catch((err: unknown) =>
       this.emit('error', err instanceof Error ? err : new Error(String(err))),
