@@ -76,14 +76,18 @@ export class GatedWorker<T> extends Worker<T> {
 
   protected override async moveToActive(token: string, name?: string): Promise<Job<T>> {
     const self = this as unknown as { drained: boolean };
+    const afterWait = self.drained;
     if (this.#nothingBehind) {
+      this.#nothingBehind = false;
       // BullMQ fetches again at once after a job, and the job's own marker would wake its next wait too: two
       // round trips that find nothing. "No job" instead, and the wait blocks until an add sets the marker again.
-      this.#nothingBehind = false;
-      self.drained = true;
-      return undefined as unknown as Job<T>;
+      // Only for that immediate fetch: once drained (BullMQ's fetch-next on a completion can say so first), the
+      // next fetch may follow a wait that an add ended, and must read the queue.
+      if (!afterWait) {
+        self.drained = true;
+        return undefined as unknown as Job<T>;
+      }
     }
-    const afterWait = self.drained;
     const gate = this.#gate;
     if (!gate.tryAcquire()) {
       if (this.#held > this.#started) {

@@ -52,7 +52,7 @@ for (const c of tg.calls.slice(calls0)) methods.set(c.method, (methods.get(c.met
 const io1 = io();
 const th1 = threads();
 process.stdout.write(
-  `p50 ${round(percentile(lat, 50))} ms, CPU ${round(cpu)} ms/turn, syscalls/turn read ${round((io1.r - io0.r) / turns)} write ${round((io1.w - io0.w) / turns)}\n` +
+  `p50 ${round(percentile(lat, 50))} ms, p99 ${round(percentile(lat, 99))} ms, max ${round(Math.max(...lat))} ms, CPU ${round(cpu)} ms/turn, syscalls/turn read ${round((io1.r - io0.r) / turns)} write ${round((io1.w - io0.w) / turns)}\n` +
     `Bot API calls/turn: ${[...methods].map(([k, v]) => `${k} ${round(v / turns)}`).join(', ')}\n` +
     `p50 per 300 turns: ${Array.from({ length: Math.ceil(lat.length / 300) }, (_, k) => round(percentile(lat.slice(k * 300, k * 300 + 300), 50))).join(' / ')} ms\n` +
     `threads ms/turn: ${[...th1].map(([k, v]) => `${k} ${round((v - (th0.get(k) ?? 0)) / turns)}`).join(', ')}\n`,

@@ -74,6 +74,25 @@ describe('the fetch after a wait', () => {
     }
   });
 
+  it('loses no wake-up when each job is added as the one before it finishes', async () => {
+    // The add races the previous job's completion (BullMQ's fetch-next on completion marks the worker drained,
+    // sometimes after the lone job's check): no job may then wait for the 30 s block.
+    const n = 300;
+    let done = 0;
+    let q: ReturnType<typeof start> | undefined;
+    q = start('racing', 4, async (job) => {
+      done++;
+      const next = Number(job.data.n) + 1;
+      if (next < n) setImmediate(() => void q?.queue.add('j', { n: next }));
+    });
+    try {
+      await q.queue.add('j', { n: 0 });
+      await waitFor(() => done === n, 20_000, `${n} jobs, each added as the one before it finished`);
+    } finally {
+      await q.close();
+    }
+  });
+
   it('still takes the jobs behind the first one at once', async () => {
     const started: number[] = [];
     let release!: () => void;
