@@ -9,10 +9,10 @@ import { REDIS_URL } from '../helpers/redis.ts';
 import { fakeModelAgentToml } from '../helpers/test-config.ts';
 import { startBatonChild } from './baton-child.ts';
 import { startModelProcess } from './model-process.ts';
-import { startRawBullmq } from './raw-bullmq.ts';
+import { measureRawBullmq } from './raw-bullmq.ts';
 import { percentile, round } from './stats.ts';
 import { closedLoops, createTelegramClock } from './telegram-clock.ts';
-import { startEchoBot } from './telegram-echo.ts';
+import { measureEchoBot } from './telegram-echo.ts';
 import { telegramChannel } from './telegram-turns.ts';
 
 export interface ProcessLaneFigures {
@@ -62,7 +62,7 @@ export const WARM_UP_TURNS = 1000;
  * timed from this process. It was a `fetch` until baton's model client left fetch (README "Performance", fifth
  * pass): fetch took 0.3–0.4 ms more per call, a floor baton itself no longer pays.
  */
-function modelCalls(baseUrl: string) {
+async function modelCallP50(baseUrl: string, n: number): Promise<number> {
   const body = JSON.stringify({ model: 'fake-model', messages: [{ role: 'user', content: 'hi' }] });
   const url = new URL(`${baseUrl}/chat/completions`);
   const agent = new http.Agent({ keepAlive: true });
@@ -86,26 +86,15 @@ function modelCalls(baseUrl: string) {
       req.once('error', reject);
       req.end(body);
     });
-  return {
-    async sample(n: number) {
-      const out: number[] = [];
-      for (let i = 0; i < n; i++) {
-        const t0 = performance.now();
-        await call();
-        out.push(performance.now() - t0);
-      }
-      return out;
-    },
-    close: () => agent.destroy(),
-  };
+  const times: number[] = [];
+  for (let i = 0; i < WARM_UP_TURNS + n; i++) {
+    const t0 = performance.now();
+    await call();
+    if (i >= WARM_UP_TURNS) times.push(performance.now() - t0);
+  }
+  agent.destroy();
+  return percentile(times, 50);
 }
-
-/**
- * The floor's pieces and baton take turns in blocks of this many round trips until each has its 300, so a
- * machine that speeds up or slows down during the lane moves both sides alike (measured one after another, the
- * floor's pieces once read 0.4 ms in one minute and 0.8 ms in the next).
- */
-const BLOCK = 50;
 
 export async function measureProcessLane(
   url: string,
@@ -127,39 +116,30 @@ export async function measureProcessLane(
     await new Promise((r) => setTimeout(r, IDLE_MS));
     const idleRssMb = baton.rssMb();
     const clock = createTelegramClock(tg);
-    // Everything warms up first: V8 optimises a function only after many calls (WARM_UP_TURNS). The echo bot
-    // runs on a fake of its own: a fake's updates go to every bot polling it, and baton polls this one.
+    // The floor and baton alternate in the same minutes: echo bot, raw BullMQ, model call, then baton.
+    // The echo bot on a fake of its own: a fake's updates go to every bot polling it, and baton polls this one.
     const echoTg = await startFakeTelegram();
-    const echo = await startEchoBot(echoTg, { chat: 9, warmUp: WARM_UP_TURNS });
-    const raw = await startRawBullmq(url, 16);
-    const calls = modelCalls(model.openaiBaseUrl);
-    await raw.sample(WARM_UP_TURNS);
-    await calls.sample(WARM_UP_TURNS);
+    const echo = await measureEchoBot(echoTg, { turns: 300, chat: 9, warmUp: WARM_UP_TURNS }).finally(() =>
+      echoTg.close(),
+    );
+    const raw = await measureRawBullmq(url, {
+      latencyJobs: 300,
+      throughputJobs: 10,
+      concurrency: 16,
+      warmUpJobs: WARM_UP_TURNS,
+    });
+    const modelCallP50Ms = await modelCallP50(model.openaiBaseUrl, 300);
+
     const early: number[] = [];
-    for (let i = 0; i < WARM_UP_TURNS; i++) {
-      const ms = await clock.roundTrip(1, `w${i}`);
-      if (i >= 50 && i < 50 + opts.latencyTurns) early.push(ms); // connections and scripts ready, JIT not
-    }
-    // Then they take turns, block by block, in the same minutes.
-    const floor = { echo: [] as number[], raw: [] as number[], model: [] as number[] };
     const latencies: number[] = [];
-    let cpuMs = 0;
-    while (latencies.length < opts.latencyTurns) {
-      floor.echo.push(...(await echo.sample(BLOCK)));
-      floor.raw.push(...(await raw.sample(BLOCK)));
-      floor.model.push(...(await calls.sample(BLOCK)));
-      const cpu0 = baton.cpuMs();
-      for (let i = 0; i < BLOCK; i++) latencies.push(await clock.roundTrip(1, `l${latencies.length}`));
-      cpuMs += baton.cpuMs() - cpu0;
+    let cpuAtStart = 0;
+    for (let i = 0; i < WARM_UP_TURNS + opts.latencyTurns; i++) {
+      if (i === WARM_UP_TURNS) cpuAtStart = baton.cpuMs();
+      const ms = await clock.roundTrip(1, `l${i}`);
+      if (i >= 50 && i < 50 + opts.latencyTurns) early.push(ms); // connections and scripts ready, JIT not
+      if (i >= WARM_UP_TURNS) latencies.push(ms);
     }
-    await echo.stop();
-    await echoTg.close();
-    await raw.close();
-    calls.close();
-    const cpuMsPerTurn = cpuMs / latencies.length;
-    const [echoP50Ms, rawP50Ms, modelCallP50Ms] = [floor.echo, floor.raw, floor.model].map((t) =>
-      percentile(t, 50),
-    ) as [number, number, number];
+    const cpuMsPerTurn = (baton.cpuMs() - cpuAtStart) / opts.latencyTurns;
     const logBefore = baton.logBytes();
     await closedLoops(opts.chats, 3, (c, i) => clock.roundTrip(100 + c, `w${i}`));
     const turnsPerSec = await closedLoops(opts.chats, opts.perChat, (c, i) =>
@@ -176,14 +156,14 @@ export async function measureProcessLane(
     const burstHeapUsedMb = await baton.heapUsedMb();
     await baton.close();
 
-    const floorMs = echoP50Ms + 2 * rawP50Ms + modelCallP50Ms;
+    const floorMs = echo.p50Ms + 2 * raw.p50Ms + modelCallP50Ms;
     return {
       p50Ms: percentile(latencies, 50),
       p99Ms: percentile(latencies, 99),
       earlyP50Ms: percentile(early, 50),
       floorMs,
-      echoP50Ms,
-      rawP50Ms,
+      echoP50Ms: echo.p50Ms,
+      rawP50Ms: raw.p50Ms,
       modelCallP50Ms,
       turnsPerSec,
       idleRssMb,
