@@ -135,6 +135,7 @@ export async function startRedisCluster(plan: ClusterPlan = {}): Promise<RedisCl
         100,
       );
     }
+    if (plan.replicas) for (const port of ports.slice(0, 3)) await waitForReplication(port);
   } catch (err) {
     await close();
     throw err;
@@ -217,4 +218,36 @@ async function clusterOk(ports: number[], known: number): Promise<boolean> {
     if (nodes.filter((n) => !n.failed).length < known) return false;
   }
   return true;
+}
+
+const replicationOffset = (info: unknown, pattern: RegExp): number =>
+  Number(pattern.exec(String(info))?.[1] ?? -1);
+
+/**
+ * A write on the master reaches its replica. A link reported up is not proof that writes flow: a Sentinel
+ * drill's replica sat at its sync offset while its master moved on (test/helpers/sentinel-redis.ts), and a
+ * master killed then takes every write since the sync with it. The replica's acknowledged offset is read from
+ * the master (the replica answers a key of its master's slots with MOVED).
+ */
+async function waitForReplication(masterPort: number): Promise<void> {
+  let key = '';
+  for (let i = 0; i < 1000 && key === ''; i++) {
+    // A key of another master's slots is refused (MOVED): the first that this master takes is its own.
+    if ((await askPort(masterPort, 'SET', `replication-probe-${i}`, '1')) === 'OK')
+      key = `replication-probe-${i}`;
+  }
+  if (key === '') throw new Error(`no key of the master on ${masterPort} could be written`);
+  const written = replicationOffset(
+    await askPort(masterPort, 'INFO', 'replication'),
+    /master_repl_offset:(\d+)/,
+  );
+  await waitFor(
+    async () =>
+      replicationOffset(await askPort(masterPort, 'INFO', 'replication'), /slave0:[^\r\n]*offset=(\d+)/) >=
+      written,
+    15_000,
+    `the replica of the master on ${masterPort} to acknowledge a write`,
+    100,
+  );
+  await askPort(masterPort, 'DEL', key);
 }
