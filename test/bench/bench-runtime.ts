@@ -69,11 +69,12 @@ export async function startBenchRuntime(
     routes: { 'local.test': 'main' },
   });
   const instant = createInstantProvider();
+  const workerRedis = createRedis({ url }, { autoPipeline: true }); // its own connection, as `baton start`
   const worker = await startWorkerRole({
     config,
     idleHints,
     logger,
-    redis,
+    redis: workerRedis,
     env: {},
     createProvider: () => instant,
   });
@@ -83,7 +84,7 @@ export async function startBenchRuntime(
       await worker.close(1000);
       await gateway.close(1000);
       await deletePrefix(redis, prefix);
-      await redis.quit();
+      await Promise.all([redis.quit(), workerRedis.quit()]);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
