@@ -69,5 +69,21 @@ function hashedPart(key: string): string {
   return key;
 }
 
+// A run-events flush takes the slot of every tree's keys, and their tags are few (one per partition), while
+// cluster-key-slot allocates a byte array per call: a tag's slot is computed once (bounded: tags may be many).
+const tagSlots = new Map<string, number>();
+const MAX_CACHED_TAGS = 4096;
+
 /** The Cluster hash slot of a key (CRC16 of its tag, or of the whole key without one), as Redis computes it. */
-export const slotOf = (key: string): number => clusterKeySlot(key);
+export function slotOf(key: string): number {
+  const part = hashedPart(key);
+  if (part === key) return clusterKeySlot(key);
+  let slot = tagSlots.get(part);
+  if (slot === undefined) {
+    if (tagSlots.size >= MAX_CACHED_TAGS) tagSlots.clear();
+    // The tag alone hashes as the key does: it holds no `}`, and a `{` in it has no `}` after it.
+    slot = clusterKeySlot(part);
+    tagSlots.set(part, slot);
+  }
+  return slot;
+}

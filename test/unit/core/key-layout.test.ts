@@ -1,3 +1,4 @@
+import clusterKeySlot from 'cluster-key-slot';
 import { describe, expect, it } from 'vitest';
 import {
   assertOneSlot,
@@ -34,5 +35,26 @@ describe('key layout', () => {
     expect(() => assertOneSlot('site', ['{x}:a', `{y${other}}:b`])).not.toThrow();
     expect(slotOf('{}:a')).not.toBe(slotOf('{}:b'));
     expect(() => assertOneSlot('site', ['{}:a', '{}:b'])).toThrow(CrossSlotError);
+  });
+
+  it("gives the slot Redis computes, the tag's slot cached or not", () => {
+    // Known slots (CLUSTER KEYSLOT): the tag alone decides, an empty or unclosed one does not.
+    expect(slotOf('foo')).toBe(12182);
+    expect(slotOf('{user1000}.following')).toBe(slotOf('{user1000}.followers'));
+    const keys = [
+      '{baton:p3}:inbox:telegram.main:42',
+      '{baton:p3}:run-events:abc',
+      '{}:a',
+      '{a{b}:c',
+      'a{b',
+      '}{x}',
+      '{x}}{y}',
+      'plain:key:é',
+      '{é:p0}:x',
+    ];
+    for (let round = 0; round < 2; round++)
+      for (const k of keys) expect(slotOf(k), k).toBe(clusterKeySlot(k));
+    // Many tags (more than the cache keeps) still answer right.
+    for (let i = 0; i < 5000; i++) expect(slotOf(`{t${i}}:k`)).toBe(clusterKeySlot(`{t${i}}:k`));
   });
 });
