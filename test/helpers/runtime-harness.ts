@@ -134,14 +134,18 @@ export async function createRuntimeHarness(
       : {}),
   });
   const workers: Role[] = [];
+  // As `baton start`: each worker role on a command connection of its own (role-process.ts).
+  const workerClients: Redis[] = [];
   for (let i = 0; i < (opts.workers ?? 1); i++) {
+    const workerRedis = testRedisFor(config.redis);
+    workerClients.push(workerRedis);
     workers.push(
       await startWorkerRole({
         config,
         idleHints,
         ...(live ? { live } : {}),
         logger,
-        redis,
+        redis: workerRedis,
         env: opts.env ?? {},
         ...(opts.lockDurationMs ? { lockDurationMs: opts.lockDurationMs } : {}),
       }),
@@ -182,7 +186,7 @@ export async function createRuntimeHarness(
       await gateway.close(1000);
       await server.close();
       await deletePrefix(redis, prefix);
-      await redis.quit();
+      await Promise.all([redis, ...workerClients].map((c) => c.quit().catch(() => c.disconnect())));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
