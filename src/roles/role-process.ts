@@ -81,7 +81,9 @@ async function runUntilStopped(
 
   const redis = await connectRedisOrExplain(config.redis, io.err);
   if (!redis) return 1;
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem; retrying'));
+  const onRedisError = (err: Error) =>
+    logger.warn({ err: err.message }, 'redis connection problem; retrying');
+  redis.on('error', onRedisError);
   // Before any queue is touched: another partition count than the one that queued the pending work would split
   // its conversations over two queues (layout-record.ts).
   const channelKeys = Object.values(config.channels).map((c) => c.key);
@@ -102,8 +104,7 @@ async function runUntilStopped(
     redis.disconnect();
     return 1;
   }
-  if (workerRedis !== redis)
-    workerRedis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection problem; retrying'));
+  if (workerRedis !== redis) workerRedis.on('error', onRedisError);
 
   const live = createLiveConfig(config);
   // What /healthz reports: the diagnostics of the load in effect, replaced by each applied reload.
